@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { envelope } from './envelope';
+import { chosenMessages as chosen, messages } from './messages';
+import { rules } from './rules';
+
+export const mfaMethodSchema = z.enum(['authenticator', 'email']);
+export type MfaMethod = z.infer<typeof mfaMethodSchema>;
+
+/** A trimmed, required string with the given message when empty. */
+const requiredText = (message: string, max = 500) =>
+  z.string({ error: message }).trim().min(1, { error: message }).max(max);
+
+export const verificationCodeSchema = z
+  .string({ error: messages.codeRequired })
+  .trim()
+  .min(1, { error: messages.codeRequired })
+  .regex(/^\d{6}$/, { error: messages.codeSixDigits });
+
+/** Ten characters in two groups of five, e.g. `k3m9p-x2q7w`; case and the dash are optional on input. */
+export const recoveryCodeSchema = z
+  .string({ error: chosen.recoveryCodeRequired })
+  .trim()
+  .min(1, { error: chosen.recoveryCodeRequired })
+  .regex(/^[a-z0-9]{5}-?[a-z0-9]{5}$/i, { error: chosen.recoveryCodeFormat });
+
+export const emailSchema = z
+  .string({ error: chosen.emailRequired })
+  .trim()
+  .min(1, { error: chosen.emailRequired })
+  .max(254, { error: chosen.emailInvalid })
+  .pipe(z.email({ error: chosen.emailInvalid }));
+
+/** A site name as typed on the login screen: a DNS label. */
+export const clientSiteSchema = z
+  .string({ error: 'Client site is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'Client site is required' })
+  .max(63)
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, { error: chosen.unknownSite });
+
+// POST /auth/login
+export const loginRequestSchema = z.object({
+  username: requiredText('Username is required', rules.usernameMaxLength),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, { error: 'Password is required' })
+    .max(rules.passwordMaxLength),
+  client_site: clientSiteSchema,
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginDataSchema = z.object({
+  mfa_required: z.boolean(),
+  /** The methods the person can verify with (SPEC names both `mfa_methods` and `methods`). */
+  mfa_methods: z.array(mfaMethodSchema),
+  methods: z.array(mfaMethodSchema),
+  two_factor_id: z.string().nullable(),
+  /** True when the site requires two-factor and this person has none yet: only set-up is allowed. */
+  mfa_setup_required: z.boolean(),
+});
+export const loginResponseSchema = envelope(loginDataSchema);
+export type LoginData = z.infer<typeof loginDataSchema>;
+
+// POST /auth/mfa/send-code
+export const mfaSendCodeRequestSchema = z.object({
+  two_factor_id: requiredText(messages.invalidMfaSession, 200),
+});
+
+// POST /auth/mfa/login
+export const mfaLoginRequestSchema = z.discriminatedUnion('method', [
+  z.object({
+    two_factor_id: requiredText(messages.invalidMfaSession, 200),
+    method: mfaMethodSchema,
+    code: verificationCodeSchema,
+  }),
+  z.object({
+    two_factor_id: requiredText(messages.invalidMfaSession, 200),
+    method: z.literal('recovery_code'),
+    recovery_code: recoveryCodeSchema,
+  }),
+]);
+export type MfaLoginRequest = z.infer<typeof mfaLoginRequestSchema>;
+
+// POST /auth/mfa/enable: step one starts a method, step two confirms it with a code.
+export const mfaEnableRequestSchema = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('authenticator'), code: verificationCodeSchema.optional() }),
+  z.object({ method: z.literal('email'), email: emailSchema, code: verificationCodeSchema.optional() }),
+]);
+export type MfaEnableRequest = z.infer<typeof mfaEnableRequestSchema>;
+
+export const mfaEnableDataSchema = z.object({
+  method: mfaMethodSchema,
+  confirmed: z.boolean(),
+  /** Authenticator set-up only, before confirmation. */
+  secret: z.string().optional(),
+  otpauth_url: z.string().optional(),
+  qr_code: z.string().optional(),
+  /** Present once: the first time any two-factor method is confirmed. */
+  recovery_codes: z.array(z.string()).optional(),
+});
+export const mfaEnableResponseSchema = envelope(mfaEnableDataSchema);
+export type MfaEnableData = z.infer<typeof mfaEnableDataSchema>;
+
+export const plainSuccessSchema = z.object({ success: z.literal(true), message: z.string().optional() });

@@ -1,0 +1,35 @@
+import { fileURLToPath, URL } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file boots its own embedded database; two cores fit two at once.
+          maxWorkers: 2,
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        define: { __BUILD_ID__: '"test-build"', __APP_VERSION__: '"0.0.0-test"' },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['tests/web/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/web/setup.ts'],
+        },
+      },
+    ],
+  },
+});
