@@ -20,6 +20,16 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
+        test: {
+          name: 'data',
+          environment: 'node',
+          include: ['tests/data/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         plugins: [react()],
         resolve: { alias },
         define: { __BUILD_ID__: '"test-build"', __APP_VERSION__: '"0.0.0-test"' },

@@ -1,0 +1,158 @@
+/**
+ * The local replica: RxDB on Dexie (IndexedDB), every collection behind the field-encryption
+ * wrapper. Dev-mode and the schema validator are loaded only in development builds
+ * (`import.meta.env.DEV` is a compile-time `false` in production, so both imports are removed);
+ * ajv is never used (it needs `unsafe-eval`), development validates with z-schema.
+ */
+import { addRxPlugin, createRxDatabase, removeRxDatabase } from 'rxdb';
+import type { MigrationStrategies, RxCollection, RxDatabase, RxJsonSchema, RxStorage } from 'rxdb';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { DataKey } from '../crypto/key-vault';
+import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
+import type { Encrypted } from './encrypted-storage';
+
+/** RxDB open-core allows at most 13 open collections per JS process (ARCHITECTURE "Known facts"). */
+export const MAX_COLLECTIONS = 13;
+
+/** A collection schema as written by features: no `encrypted` (given separately), no attachments. */
+export type HearthSchema<T> = Omit<RxJsonSchema<T>, 'encrypted' | 'attachments'>;
+
+declare const documentType: unique symbol;
+
+export interface HearthCollectionDefinition<T, K extends keyof T & string = never> {
+  /** The schema RxDB sees: plain types, with the `encrypted` list filled in. */
+  readonly schema: RxJsonSchema<T>;
+  readonly encrypted: readonly K[];
+  readonly migrationStrategies: MigrationStrategies;
+  /** Type-level only: the plain document type. */
+  readonly [documentType]?: T;
+}
+
+export class CollectionDefinitionError extends Error {
+  override readonly name = 'CollectionDefinitionError';
+}
+
+/**
+ * Declares a collection. Curried so the document type is explicit and the encrypted keys inferred:
+ * `defineCollection<JournalDoc>()({ schema, encrypted: ['description', 'canvas'] })`.
+ * Encrypted fields must be top-level, not the primary key, not indexed; indexed fields must be required.
+ */
+export function defineCollection<T>() {
+  return <const K extends keyof T & string = never>(definition: {
+    schema: HearthSchema<T>;
+    encrypted: readonly K[];
+    migrationStrategies?: MigrationStrategies;
+  }): HearthCollectionDefinition<T, K> => {
+    const schema = { ...definition.schema, encrypted: [...definition.encrypted] } as RxJsonSchema<T>;
+    const name = schema.title ?? String(schema.primaryKey);
+    if (!Number.isInteger(schema.version) || schema.version < 0) {
+      throw new CollectionDefinitionError(`${name}: version must be a non-negative integer`);
+    }
+    assertEncryptableSchema(schema, name);
+    toStorageSchema(schema); // throws when an encrypted field is not declared
+    const required = new Set<string>((schema.required ?? []) as readonly string[]);
+    for (const field of (schema.indexes ?? []).flat()) {
+      if (!field.includes('.') && !required.has(field)) {
+        throw new CollectionDefinitionError(`${name}: indexed field "${field}" must be required (Dexie)`);
+      }
+    }
+    const migrationStrategies = definition.migrationStrategies ?? {};
+    for (let v = 1; v <= schema.version; v++) {
+      if (typeof migrationStrategies[v] !== 'function') {
+        throw new CollectionDefinitionError(`${name}: missing migration strategy for version ${v}`);
+      }
+    }
+    return { schema, encrypted: definition.encrypted, migrationStrategies };
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type CollectionDefinitions = Record<string, HearthCollectionDefinition<any, any>>;
+export type PlainDocumentOf<D> = D extends HearthCollectionDefinition<infer T, infer _K> ? T : never;
+/** What IndexedDB holds for a collection's documents: its encrypted fields are ciphertext. */
+export type StoredDocumentOf<D> = D extends HearthCollectionDefinition<infer T, infer K> ? Encrypted<T, K> : never;
+export type HearthCollections<C extends CollectionDefinitions> = { [N in keyof C]: RxCollection<PlainDocumentOf<C[N]>> };
+export type HearthDatabase<C extends CollectionDefinitions> = RxDatabase<HearthCollections<C>>;
+
+export interface HearthStorageOptions {
+  /** IndexedDB factory; tests pass fake-indexeddb's. Default: the browser's. */
+  readonly indexedDB?: IDBFactory;
+  readonly IDBKeyRange?: typeof IDBKeyRange;
+}
+
+export interface CreateHearthDatabaseOptions<C extends CollectionDefinitions> extends HearthStorageOptions {
+  readonly name: string;
+  readonly key: DataKey;
+  readonly collections: C;
+  /** Default true (several tabs). Tests pass false. */
+  readonly multiInstance?: boolean;
+  /** Development builds only: set false to skip dev-mode and validation (benchmarks). Ignored in production. */
+  readonly devMode?: boolean;
+}
+
+function baseStorage(options: HearthStorageOptions) {
+  return getRxStorageDexie({
+    ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+    ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
+  });
+}
+
+let pluginsAdded = false;
+async function addPlugins(devMode: boolean): Promise<boolean> {
+  if (!pluginsAdded) {
+    addRxPlugin(RxDBMigrationSchemaPlugin);
+    pluginsAdded = true;
+  }
+  if (import.meta.env.DEV && devMode) {
+    const { RxDBDevModePlugin, disableWarnings } = await import('rxdb/plugins/dev-mode');
+    disableWarnings();
+    addRxPlugin(RxDBDevModePlugin); // idempotent in RxDB
+    return true;
+  }
+  return false;
+}
+
+export async function createHearthDatabase<C extends CollectionDefinitions>(
+  options: CreateHearthDatabaseOptions<C>,
+): Promise<HearthDatabase<C>> {
+  const names = Object.keys(options.collections);
+  if (names.length > MAX_COLLECTIONS) {
+    throw new CollectionDefinitionError(`At most ${MAX_COLLECTIONS} collections (RxDB open-core); group small lists into one`);
+  }
+  const validate = await addPlugins(options.devMode ?? true);
+
+  let storage: RxStorage<unknown, unknown> = wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: options.key });
+  if (import.meta.env.DEV && validate) {
+    // Dev-mode demands a validator at the top; it sees plain documents (outside the encryption).
+    const { wrappedValidateZSchemaStorage } = await import('rxdb/plugins/validate-z-schema');
+    storage = wrappedValidateZSchemaStorage({ storage });
+  }
+
+  const db = await createRxDatabase<HearthCollections<C>>({
+    name: options.name,
+    storage,
+    multiInstance: options.multiInstance ?? true,
+    eventReduce: true,
+    closeDuplicates: true,
+  });
+  try {
+    await db.addCollections(
+      Object.fromEntries(
+        names.map((name) => {
+          const definition = options.collections[name] as C[string];
+          return [name, { schema: definition.schema, migrationStrategies: definition.migrationStrategies }];
+        }),
+      ),
+    );
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Deletes the replica's IndexedDB data (logout wipe). The key is not needed. */
+export async function removeHearthDatabase(name: string, options: HearthStorageOptions & { multiInstance?: boolean } = {}): Promise<void> {
+  await removeRxDatabase(name, baseStorage(options), options.multiInstance ?? true);
+}

@@ -1,0 +1,85 @@
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { asDataKey } from '@/data/crypto/key-vault';
+import type { DataKey } from '@/data/crypto/key-vault';
+import { defineCollection } from '@/data/database/create-database';
+
+export interface JournalDoc {
+  id: string;
+  date: string;
+  status: 'synced' | 'pending' | 'failed';
+  description: string;
+  canvas?: { strokes: number[]; colour: string };
+  shared_with: string[];
+}
+
+export const journalCollection = defineCollection<JournalDoc>()({
+  schema: {
+    title: 'journal',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id: { type: 'string', maxLength: 64 },
+      date: { type: 'string', maxLength: 32 },
+      status: { type: 'string', enum: ['synced', 'pending', 'failed'], maxLength: 8 },
+      description: { type: 'string' },
+      canvas: {
+        type: 'object',
+        properties: { strokes: { type: 'array', items: { type: 'number' } }, colour: { type: 'string' } },
+        required: ['strokes', 'colour'],
+      },
+      shared_with: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['id', 'date', 'status', 'description', 'shared_with'],
+    indexes: ['date', ['status', 'date']],
+  },
+  encrypted: ['description', 'canvas', 'shared_with'],
+});
+
+/** The same shape stored in clear: the benchmark baseline. */
+export const plainJournalCollection = defineCollection<JournalDoc>()({
+  schema: journalCollection.schema,
+  encrypted: [],
+});
+
+let counter = 0;
+export function uniqueName(prefix = 'hearth-test'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function randomKey(): DataKey {
+  return asDataKey(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export const fakeIdb = { indexedDB, IDBKeyRange };
+
+/** Every value of every record of every object store of an IndexedDB database, as JSON text. */
+export async function dumpIndexedDb(name: string): Promise<{ stores: string[]; text: string; records: number }> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    const stores = Array.from(db.objectStoreNames);
+    const chunks: string[] = [];
+    let records = 0;
+    for (const store of stores) {
+      const values = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction(store, 'readonly').objectStore(store).getAll();
+        request.onsuccess = () => resolve(request.result as unknown[]);
+        request.onerror = () => reject(request.error);
+      });
+      records += values.length;
+      chunks.push(JSON.stringify(values, (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v)));
+    }
+    return { stores, text: chunks.join('\n'), records };
+  } finally {
+    db.close();
+  }
+}
+
+export function listDatabases(): Promise<string[]> {
+  return indexedDB.databases().then((all) => all.map((d) => d.name ?? ''));
+}
