@@ -6,6 +6,8 @@ const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 export default defineConfig({
   test: {
+    // These machines have two cores; each server test file boots its own embedded database.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
@@ -15,8 +17,6 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each file boots its own embedded database; two cores fit two at once.
-          maxWorkers: 2,
         },
       },
       {

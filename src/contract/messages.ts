@@ -49,6 +49,8 @@ export const chosenMessages = {
   mfaSetupRequired: 'Please set up two-factor sign-in first',
   mfaAlreadyEnabled: 'That two-factor method is already on',
   mfaCodeSent: 'We have sent a code to your email address',
+  mfaEmailNotSetUp: 'Email codes are not set up for this account',
+  mfaSetupNotStarted: 'Please start setting up two-factor sign-in again',
   mfaEnabled: 'Two-factor sign-in is now on',
   unknownSite: 'We could not find that site. Please check its name.',
   loggedOut: 'You have signed out',

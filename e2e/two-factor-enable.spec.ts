@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+import { signInAsJamie, signOut, submitLogin } from './support/sign-in';
+import { freshTotpCode } from './support/totp';
+
+test('jamie turns on authenticator two-factor, saves recovery codes, and signs in again through verify', async ({ page }) => {
+  await signInAsJamie(page);
+  await page.getByRole('main').getByRole('link', { name: 'Set up two-factor sign-in' }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/configure$/);
+  await page.getByRole('link', { name: /authenticator app/i }).click();
+  await expect(page).toHaveURL(/\/auth\/mfa\/configure\/authenticator$/);
+  await expect(page.getByRole('img', { name: /QR code/i })).toBeVisible();
+
+  // The key a person would type into their app when they cannot scan the picture.
+  const key = (await page.locator('.secret-key code').innerText()).replace(/\s+/g, '');
+  expect(key).toMatch(/^[A-Z2-7]{16,}$/);
+  await page.getByLabel('Verification code').fill(await freshTotpCode(key));
+  await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  await expect(page.getByRole('button', { name: 'Download codes' })).toBeVisible();
+  await page.getByRole('button', { name: 'I have saved my codes' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await signOut(page);
+  await submitLogin(page, 'jamie');
+  await expect(page).toHaveURL(/\/auth\/mfa\/verify$/);
+  await page.getByLabel('Verification code').fill(await freshTotpCode(key));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveTitle('Hearth - Dashboard');
+});

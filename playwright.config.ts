@@ -1,0 +1,52 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/** End-to-end against the built PWA and the real server on a fresh embedded database. */
+const port = Number(process.env.E2E_PORT ?? 8181);
+export const baseURL = `http://localhost:${port}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium }, testIgnore: /two-factor-enable/ },
+    { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable/ },
+    // Turns two-factor on for jamie, so it runs after every test that signs jamie in with a password.
+    { name: 'two-factor-enable', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, testMatch: /two-factor-enable/, dependencies: ['desktop', 'phone'] },
+  ],
+  webServer: {
+    command: 'rm -rf .e2e-data && tsx server/main.ts',
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: '.e2e-data',
+      NODE_ENV: 'production',
+      STATIC_DIR: 'dist',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

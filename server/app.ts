@@ -1,0 +1,106 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { Database } from './db/schema';
+import { authLimits, type AuthLimits } from './lib/auth-limits';
+import { deriveKeys } from './lib/crypto';
+import { createMailer } from './lib/mailer';
+import { registerCsrf } from './plugins/csrf';
+import { registerErrorHandling } from './plugins/errors';
+import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerSessions } from './plugins/session';
+import { registerStaticPwa } from './plugins/static-pwa';
+import appConfigRoute from './routes/app-config';
+import csrfCookieRoute from './routes/auth/csrf-cookie';
+import loginRoute from './routes/auth/login';
+import logoutRoute from './routes/auth/logout';
+import mfaEnableRoute from './routes/auth/mfa-enable';
+import mfaLoginRoute from './routes/auth/mfa-login';
+import mfaSendCodeRoute from './routes/auth/mfa-send-code';
+import devMailboxRoute from './routes/dev-mailbox';
+import healthRoute from './routes/health';
+import accountRoute from './routes/users/account';
+import changePasswordRoute from './routes/users/change-password';
+import lookupRoutes from './routes/users/lookups';
+import photoRoute from './routes/users/photo';
+import showUserRoute from './routes/users/show';
+import './types';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Kysely<Database>;
+  /** Overrides of lib/auth-limits.ts (tests). */
+  limits?: Partial<AuthLimits>;
+}
+
+/** Secrets and personal data never reach the log. */
+const redact = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.current',
+  '*.password_confirmation',
+  '*.code',
+  '*.recovery_code',
+  '*.secret',
+];
+
+/** The whole server as a Fastify instance; main.ts listens, tests listen on port 0. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Ids in logs, not in answers.
+    requestIdHeader: false,
+  });
+
+  app.decorate('config', config);
+  app.decorate('db', options.db);
+  app.decorate('keys', deriveKeys(config.appKey));
+  app.decorate('limits', { ...authLimits, ...options.limits });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer.close());
+
+  // JSON only: a text/plain body must not reach a handler as a string (and is a CSRF classic).
+  app.removeContentTypeParser('text/plain');
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app);
+  await app.register(cookie);
+  registerSessions(app);
+  registerCsrf(app);
+  await registerRateLimit(app);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoute);
+      await api.register(appConfigRoute);
+      await api.register(async (auth) => {
+        addAuthRateLimit(auth, app);
+        await auth.register(csrfCookieRoute);
+        await auth.register(loginRoute);
+        await auth.register(mfaSendCodeRoute);
+        await auth.register(mfaLoginRoute);
+        await auth.register(mfaEnableRoute);
+        await auth.register(logoutRoute);
+      });
+      await api.register(accountRoute);
+      await api.register(lookupRoutes);
+      await api.register(showUserRoute);
+      await api.register(photoRoute);
+      await api.register(changePasswordRoute);
+      if (config.nodeEnv === 'development') await api.register(devMailboxRoute);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerStaticPwa(app);
+  return app;
+}

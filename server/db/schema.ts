@@ -1,0 +1,184 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Kysely table types; they mirror migrations/0001-initial.ts. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
+type DateText = string;
+type TimeText = string;
+
+interface EntityColumns {
+  id: Generated<string>;
+  tenant_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface TenantsTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  mfa_policy: 'optional' | 'required';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface UserTypesTable {
+  id: number;
+  system_name: string;
+  name: string;
+}
+
+export interface ThemesTable {
+  id: number;
+  system_name: 'fun_style' | 'gaming_style';
+  name: string;
+  theme_type: 'kids_app';
+}
+
+export interface HomesTable extends EntityColumns {
+  name: string;
+}
+
+export interface UsersTable extends EntityColumns {
+  username: string;
+  email: string | null;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  user_type_id: number;
+  theme_id: number | null;
+}
+
+export interface UserPhotosTable extends EntityColumns {
+  user_id: string;
+  mime: string;
+  bytes: Uint8Array;
+}
+
+export interface ResidentsTable extends EntityColumns {
+  user_id: string;
+  home_id: string;
+  preferred_name: string | null;
+  reward_points: Generated<number>;
+  journal_enabled: Generated<0 | 1>;
+  voice_enabled: Generated<0 | 1>;
+  rewards_enabled: Generated<0 | 1>;
+}
+
+export interface HomeStaffTable extends EntityColumns {
+  home_id: string;
+  user_id: string;
+}
+
+export interface MfaMethodsTable extends EntityColumns {
+  user_id: string;
+  method: 'authenticator' | 'email';
+  secret_encrypted: string | null;
+  email: string | null;
+  confirmed_at: NullableTimestamp;
+  last_used_step: number | null;
+  pending_code_hash: string | null;
+  pending_code_expires_at: NullableTimestamp;
+}
+
+export interface RecoveryCodesTable extends EntityColumns {
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+}
+
+export type SessionState = 'guest' | 'mfa_setup' | 'full';
+
+export interface SessionsTable {
+  id: Generated<string>;
+  tenant_id: string | null;
+  user_id: string | null;
+  token_hash: string;
+  state: SessionState;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  idle_expires_at: Timestamp;
+  absolute_expires_at: Timestamp;
+}
+
+export interface MfaChallengesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string;
+  session_id: string;
+  token_hash: string;
+  attempts: Generated<number>;
+  email_code_hash: string | null;
+  email_code_expires_at: NullableTimestamp;
+  email_sends: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface AuthThrottlesTable {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  locked_until: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventTypesTable extends EntityColumns {
+  name: string;
+}
+
+export interface EventsTable extends EntityColumns {
+  title: string;
+  description: string | null;
+  event_type_id: string | null;
+  seed_key: string | null;
+}
+
+export interface EventInstancesTable extends EntityColumns {
+  event_id: string;
+  resident_id: string;
+  start_date: DateText;
+  start_time: TimeText | null;
+  end_date: DateText;
+  end_time: TimeText | null;
+}
+
+export interface RotaShiftsTable extends EntityColumns {
+  home_id: string;
+  user_id: string;
+  shift_date: DateText;
+  starts_at: TimeText;
+  ends_at: TimeText;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  user_types: UserTypesTable;
+  themes: ThemesTable;
+  homes: HomesTable;
+  users: UsersTable;
+  user_photos: UserPhotosTable;
+  residents: ResidentsTable;
+  home_staff: HomeStaffTable;
+  mfa_methods: MfaMethodsTable;
+  recovery_codes: RecoveryCodesTable;
+  sessions: SessionsTable;
+  mfa_challenges: MfaChallengesTable;
+  auth_throttles: AuthThrottlesTable;
+  event_types: EventTypesTable;
+  events: EventsTable;
+  event_instances: EventInstancesTable;
+  rota_shifts: RotaShiftsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type MfaChallenge = Selectable<MfaChallengesTable>;
+export type Tenant = Selectable<TenantsTable>;

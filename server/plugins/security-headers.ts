@@ -1,0 +1,55 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** The connect-src origins of regions whose API lives on another host (`{site}` becomes `*`). */
+export function regionOrigins(regions: { api_base: string }[]): string[] {
+  const origins = new Set<string>();
+  for (const region of regions) {
+    if (!/^https?:\/\//i.test(region.api_base)) continue;
+    const url = region.api_base.replace(/\{site\}/g, 'site-placeholder');
+    try {
+      const parsed = new URL(url);
+      origins.add(`${parsed.protocol}//${parsed.host.replace('site-placeholder', '*')}`);
+    } catch {
+      // An unparsable address cannot be reached by the PWA anyway.
+    }
+  }
+  return [...origins];
+}
+
+/**
+ * A strict CSP for the PWA (no inline script, no eval, no framing), HSTS only when the request
+ * really came over https, and no-store on every API answer (they carry personal data).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...regionOrigins(app.config.regions)],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}

@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { SESSION_COOKIE } from '../../src/contract/app-config';
+import { chosenMessages as chosen } from '../../src/contract/messages';
+import type { SessionState } from '../db/schema';
+import { sha256 } from '../lib/crypto';
+import { HttpError } from '../lib/http-errors';
+import { randomToken } from '../lib/tokens';
+import type { CurrentSession } from '../types';
+import { setCsrfCookie } from './csrf';
+
+/**
+ * Server-side sessions. The cookie holds 32 random bytes; the database keeps only their SHA-256,
+ * so a copy of the table cannot be replayed. Lifetimes are in lib/auth-limits.ts.
+ */
+export interface SignedIn {
+  sessionId: string;
+  tenantId: string;
+  userId: string;
+  state: Exclude<SessionState, 'guest'>;
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+async function createSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  owner: { tenantId: string | null; userId: string | null; state: SessionState },
+): Promise<CurrentSession> {
+  const token = randomToken();
+  const tokenHash = sha256(token);
+  const now = Date.now();
+  const idle = owner.state === 'guest' ? app.limits.guestIdleMs : app.limits.idleMs;
+  const absolute = owner.state === 'guest' ? app.limits.guestIdleMs : app.limits.absoluteMs;
+  const row = await app.db
+    .insertInto('sessions')
+    .values({
+      token_hash: tokenHash,
+      tenant_id: owner.tenantId,
+      user_id: owner.userId,
+      state: owner.state,
+      ip: request.ip,
+      user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
+      idle_expires_at: new Date(now + idle),
+      absolute_expires_at: new Date(now + absolute),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  setSessionCookie(request, reply, token);
+  setCsrfCookie(app, request, reply, tokenHash);
+  const session: CurrentSession = { id: row.id, tokenHash, ...owner };
+  request.session = session;
+  return session;
+}
+
+/** The current session, or a new guest one (login needs a session for its CSRF token). */
+export async function ensureSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<CurrentSession> {
+  return request.session ?? createSession(app, request, reply, { tenantId: null, userId: null, state: 'guest' });
+}
+
+/** Sign-in always gets a new token (no session fixation); the previous row is deleted. */
+export async function startSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  owner: { tenantId: string; userId: string; state: 'mfa_setup' | 'full' },
+): Promise<CurrentSession> {
+  if (request.session) await app.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
+  return createSession(app, request, reply, owner);
+}
+
+/** Sign-out: the row goes, and the browser gets a fresh guest session and CSRF token. */
+export async function endSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.session) await app.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
+  request.session = null;
+  await createSession(app, request, reply, { tenantId: null, userId: null, state: 'guest' });
+}
+
+/**
+ * The signed-in person, or 401. A session still waiting for two-factor set-up is refused with
+ * 403 except on the few routes that pass allowSetup.
+ */
+export function requireAuth(request: FastifyRequest, options: { allowSetup?: boolean } = {}): SignedIn {
+  const session = request.session;
+  if (!session || session.state === 'guest' || !session.userId || !session.tenantId) {
+    throw new HttpError(401, chosen.unauthenticated);
+  }
+  if (session.state === 'mfa_setup' && !options.allowSetup) throw new HttpError(403, chosen.mfaSetupRequired);
+  return { sessionId: session.id, tenantId: session.tenantId, userId: session.userId, state: session.state };
+}
+
+export function registerSessions(app: FastifyInstance): void {
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.session = null;
+    if (!request.url.startsWith('/api/')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 100) return;
+    const row = await app.db
+      .selectFrom('sessions')
+      .leftJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id',
+        'sessions.token_hash',
+        'sessions.tenant_id',
+        'sessions.user_id',
+        'sessions.state',
+        'sessions.updated_at',
+        'sessions.absolute_expires_at',
+        'users.deleted_at as user_deleted_at',
+        'users.tenant_id as user_tenant_id',
+      ])
+      .where('sessions.token_hash', '=', sha256(token))
+      .where('sessions.idle_expires_at', '>', sql<Date>`now()`)
+      .where('sessions.absolute_expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    if (!row) return;
+    // A person removed (or moved) since sign-in no longer has a session.
+    if (row.user_id && (row.user_deleted_at !== null || row.user_tenant_id !== row.tenant_id)) return;
+    request.session = {
+      id: row.id,
+      tokenHash: row.token_hash,
+      tenantId: row.tenant_id,
+      userId: row.user_id,
+      state: row.state,
+    };
+    if (Date.now() - row.updated_at.getTime() > app.limits.touchEveryMs) {
+      const idle = row.state === 'guest' ? app.limits.guestIdleMs : app.limits.idleMs;
+      const idleEnd = Math.min(Date.now() + idle, row.absolute_expires_at.getTime());
+      await app.db
+        .updateTable('sessions')
+        .set({ idle_expires_at: new Date(idleEnd), updated_at: sql`now()` })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  });
+
+  // Expired rows are harmless (every lookup checks expiry) but would pile up; purge them now and then.
+  const cleanup = async () => {
+    try {
+      await app.db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('idle_expires_at', '<', sql<Date>`now()`), eb('absolute_expires_at', '<', sql<Date>`now()`)]))
+        .execute();
+      await app.db.deleteFrom('mfa_challenges').where('expires_at', '<', sql<Date>`now()`).execute();
+      await app.db
+        .deleteFrom('auth_throttles')
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]),
+            eb('window_started_at', '<', sql<Date>`now() - interval '1 day'`),
+          ]),
+        )
+        .execute();
+    } catch (error) {
+      app.log.warn({ err: error }, 'session cleanup failed');
+    }
+  };
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => void cleanup(), app.limits.cleanupEveryMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+  });
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../src/contract/app-config';
+import { rules } from '../../src/contract/rules';
+
+/** GET /api/app-config: public facts the PWA needs before anyone signs in. */
+export default async function appConfigRoute(app: FastifyInstance) {
+  app.get('/app-config', async () => {
+    const { regions } = app.config;
+    const data: AppConfig = {
+      product_name: app.config.productName,
+      regions,
+      default_region: regions.some((r) => r.name === rules.defaultRegion) ? rules.defaultRegion : (regions[0]?.name ?? rules.defaultRegion),
+      default_site: app.config.defaultSite,
+      dev_mailbox: app.config.nodeEnv === 'development',
+    };
+    return { success: true as const, data };
+  });
+}

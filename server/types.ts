@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { Database, SessionState } from './db/schema';
+import type { AuthLimits } from './lib/auth-limits';
+import type { Keys } from './lib/crypto';
+import type { Mailer } from './lib/mailer';
+
+/** What the session plugin found for this request (null: no valid session cookie). */
+export interface CurrentSession {
+  id: string;
+  tokenHash: string;
+  tenantId: string | null;
+  userId: string | null;
+  state: SessionState;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Kysely<Database>;
+    keys: Keys;
+    mailer: Mailer;
+    limits: AuthLimits;
+  }
+  interface FastifyRequest {
+    session: CurrentSession | null;
+  }
+}

@@ -1,0 +1,38 @@
+import type { ComponentType } from 'react';
+import { rules } from '@/contract/rules';
+
+export const CHUNK_RELOAD_KEY = 'hearth.chunkReloadAt';
+
+/** A lazy route's chunk failed to load (usually a new build replaced the old files, or offline). */
+export class ChunkLoadError extends Error {
+  override name = 'ChunkLoadError';
+}
+
+function reloadAllowed(now: number): boolean {
+  try {
+    const last = Number(sessionStorage.getItem(CHUNK_RELOAD_KEY) ?? 0);
+    if (now - last < rules.chunkReloadGuardMs) return false;
+    sessionStorage.setItem(CHUNK_RELOAD_KEY, String(now));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `lazy` of a route: loads the page's chunk. On failure the page reloads once (at most every
+ * 10 s, SPEC §4/§9); otherwise the route's error element explains.
+ */
+export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async (): Promise<{ Component: ComponentType }> => {
+    try {
+      return { Component: pick(await load()) };
+    } catch (error) {
+      if (reloadAllowed(Date.now())) {
+        window.location.reload();
+        return new Promise<never>(() => undefined);
+      }
+      throw new ChunkLoadError(error instanceof Error ? error.message : String(error));
+    }
+  };
+}

@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { chosenMessages } from '@/contract/messages';
+import { useAccount, useFeatureFlags } from '@/data/session-store';
+import { themeNames, updateSettings, useSettings, type ThemeName } from '@/data/settings-store';
+import { signOut } from '@/data/sign-out';
+import { Icon, type IconName } from '@/components/icon';
+import { useToast } from '@/components/use-toast';
+
+interface Item {
+  to: string;
+  label: string;
+  icon: IconName;
+  flag?: string;
+}
+
+const items: Item[] = [
+  { to: '/dashboard', label: 'Dashboard', icon: 'dashboard' },
+  { to: '/journal', label: 'Journal', icon: 'journal', flag: 'journal_enabled' },
+  { to: '/voice', label: 'Voice', icon: 'voice', flag: 'voice_enabled' },
+  { to: '/objectives', label: 'Objectives', icon: 'objectives' },
+  { to: '/rewards', label: 'Rewards', icon: 'rewards', flag: 'rewards_enabled' },
+  { to: '/calendar', label: 'Calendar', icon: 'calendar' },
+  { to: '/documents', label: 'Documents', icon: 'documents' },
+];
+
+/** How many items the phone's bottom bar holds before "Menu". */
+const BAR_ITEMS = 4;
+
+const themeLabels: Record<ThemeName, string> = { fun: 'Fun', metro: 'Tiles', none: 'Plain' };
+
+/**
+ * SPEC §2 navigation: Dashboard, Journal, Voice, Objectives, Rewards, Calendar, Documents, Logout,
+ * Menu. Phones: a bottom bar with the first items and Menu (a drawer with the rest). Wide screens:
+ * a side bar with every item; Menu keeps the extras (feedback, password, two-factor, look).
+ */
+export function Nav() {
+  const flags = useFeatureFlags();
+  const account = useAccount();
+  const settings = useSettings();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+  const visible = items.filter((item) => !item.flag || flags[item.flag]);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+    } else if (!open && element.open) {
+      if (typeof element.close === 'function') element.close();
+      else element.removeAttribute('open');
+    }
+  }, [open]);
+
+  useEffect(() => setOpen(false), [pathname]);
+
+  const logOut = async () => {
+    setOpen(false);
+    await signOut();
+    toast.success(chosenMessages.loggedOut);
+    navigate('/', { replace: true });
+  };
+
+  const link = (item: Item, className: string) => (
+    <NavLink to={item.to} className={className}>
+      <Icon name={item.icon} />
+      <span>{item.label}</span>
+    </NavLink>
+  );
+
+  return (
+    <>
+      <nav className="main-nav" aria-label="Main">
+        <ul className="main-nav__list">
+          {visible.map((item, index) => (
+            <li key={item.to} className={index >= BAR_ITEMS ? 'main-nav__item main-nav__item--wide-only' : 'main-nav__item'}>
+              {link(item, 'main-nav__link')}
+            </li>
+          ))}
+          <li className="main-nav__item">
+            <button
+              type="button"
+              className="main-nav__link"
+              aria-haspopup="dialog"
+              aria-expanded={open}
+              onClick={() => setOpen(true)}
+            >
+              <Icon name="menu" />
+              <span>Menu</span>
+            </button>
+          </li>
+          <li className="main-nav__item main-nav__item--wide-only">
+            <button type="button" className="main-nav__link" onClick={logOut}>
+              <Icon name="logout" />
+              <span>Logout</span>
+            </button>
+          </li>
+        </ul>
+      </nav>
+
+      <dialog
+        ref={dialog}
+        className="drawer"
+        aria-labelledby="drawer-title"
+        onClose={() => setOpen(false)}
+        onClick={(event) => {
+          if (event.target === event.currentTarget) setOpen(false);
+        }}
+      >
+        <div className="drawer__panel">
+          <div className="drawer__header">
+            <h2 id="drawer-title" className="section-title">
+              Menu
+            </h2>
+            <button type="button" className="icon-button" aria-label="Close menu" onClick={() => setOpen(false)}>
+              <Icon name="close" />
+            </button>
+          </div>
+          <nav aria-label="More">
+            <ul className="drawer__list">
+              {visible.slice(BAR_ITEMS).map((item) => (
+                <li key={item.to} className="drawer__item--phone-only">
+                  {link(item, 'drawer__link')}
+                </li>
+              ))}
+              <li>
+                <NavLink to="/feedback" className="drawer__link">
+                  <span>Feedback</span>
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/change-password" className="drawer__link">
+                  <span>Change password</span>
+                </NavLink>
+              </li>
+              <li>
+                <Link to="/auth/mfa/configure" className="drawer__link">
+                  <span>{account?.mfa_configured ? 'Two-factor sign-in' : 'Set up two-factor sign-in'}</span>
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <fieldset className="theme-picker">
+            <legend>Look</legend>
+            {themeNames.map((theme) => (
+              <label key={theme} className="theme-picker__option">
+                <input
+                  type="radio"
+                  name="theme"
+                  value={theme}
+                  checked={settings.theme === theme}
+                  onChange={() => updateSettings({ theme })}
+                />
+                {themeLabels[theme]}
+              </label>
+            ))}
+          </fieldset>
+          <button type="button" className="button button--secondary button--block" onClick={logOut}>
+            <Icon name="logout" />
+            Logout
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import { Outlet } from 'react-router-dom';
+import { LoadingBar } from './loading-bar';
+import { OfflineBanner } from './offline-banner';
+import { RouteEffects } from './route-effects';
+import { SessionToastBridge } from './session-toast-bridge';
+
+/** Around every screen: skip link, loading bar, offline banner, titles and focus, the 419 toast. */
+export function RootLayout() {
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to main content
+      </a>
+      <LoadingBar />
+      <OfflineBanner />
+      <RouteEffects />
+      <SessionToastBridge />
+      <Outlet />
+    </>
+  );
+}
+
+export function PageLoading() {
+  return (
+    <p className="page-loading" role="status">
+      Loading…
+    </p>
+  );
+}

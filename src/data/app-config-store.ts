@@ -1,0 +1,61 @@
+import type { AppConfig } from '@/contract/app-config';
+import { rules } from '@/contract/rules';
+import { createStore, local, useStore } from './create-store';
+
+export const APP_CONFIG_KEY = 'hearth.appConfig';
+
+/** Used until the server answers, and offline on a first start. */
+export const fallbackAppConfig: AppConfig = {
+  product_name: 'Hearth',
+  regions: [{ name: rules.defaultRegion, api_base: '/api' }],
+  default_region: rules.defaultRegion,
+  default_site: null,
+  dev_mailbox: false,
+};
+
+/** The last copy the server gave (validated with the contract when it arrived). */
+function cached(): AppConfig {
+  const value = local.read(APP_CONFIG_KEY) as Partial<AppConfig> | null;
+  const usable =
+    value &&
+    typeof value.product_name === 'string' &&
+    Array.isArray(value.regions) &&
+    value.regions.length > 0 &&
+    typeof value.default_region === 'string';
+  return usable ? { ...fallbackAppConfig, ...value } : fallbackAppConfig;
+}
+
+const store = createStore<AppConfig>(cached());
+let loading: Promise<void> | null = null;
+
+export const getAppConfigSnapshot = store.get;
+export const subscribeAppConfig = store.subscribe;
+
+/** Fetches /api/app-config once per start; keeps the last good copy for offline starts. */
+export function loadAppConfig(force = false): Promise<void> {
+  if (loading && !force) return loading;
+  // Loaded on demand: the request module carries the contract's zod schema, kept out of the entry chunk.
+  loading = import('@/api/app-config').then(async ({ getAppConfig }) => {
+    const result = await getAppConfig();
+    if (!result.ok) return;
+    local.write(APP_CONFIG_KEY, result.data);
+    store.set(result.data);
+  }).catch(() => {
+    loading = null; // the chunk did not load (offline on a first visit): try again next time
+  });
+  return loading;
+}
+
+export function useAppConfig(): AppConfig {
+  void loadAppConfig();
+  return useStore(store);
+}
+
+export const useProductName = (): string => useAppConfig().product_name || 'Hearth';
+
+/** Tests: forget the loaded copy. */
+export function resetAppConfig(): void {
+  loading = null;
+  local.remove(APP_CONFIG_KEY);
+  store.set(fallbackAppConfig);
+}

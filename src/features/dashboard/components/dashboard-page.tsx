@@ -1,0 +1,74 @@
+import { Link } from 'react-router-dom';
+import { useAccount, useFeatureFlags } from '@/data/session-store';
+import { useProfilePhoto } from '@/data/use-profile-photo';
+import { Avatar } from '@/components/avatar';
+import { Icon, type IconName } from '@/components/icon';
+import { PageHeading } from '@/components/page-heading';
+
+interface QuickLink {
+  to: string;
+  label: string;
+  text: string;
+  icon: IconName;
+  flag?: string;
+}
+
+const quickLinks: QuickLink[] = [
+  { to: '/journal', label: 'Journal', text: 'Write about your day', icon: 'journal', flag: 'journal_enabled' },
+  { to: '/voice', label: 'Voice', text: 'Tell staff what you think', icon: 'voice', flag: 'voice_enabled' },
+  { to: '/objectives', label: 'Objectives', text: 'See your goals', icon: 'objectives' },
+  { to: '/rewards', label: 'Rewards', text: 'Swap your points', icon: 'rewards', flag: 'rewards_enabled' },
+  { to: '/calendar', label: 'Calendar', text: 'What is coming up', icon: 'calendar' },
+  { to: '/documents', label: 'Documents', text: 'Things staff shared', icon: 'documents' },
+];
+
+/** /dashboard: the landing page after sign-in. Points, feedback and the roster join in later issues. */
+export function DashboardPage() {
+  const account = useAccount();
+  const flags = useFeatureFlags();
+  const user = account?.user;
+  const photo = useProfilePhoto(user?.id, user?.has_photo ?? false);
+  if (!account || !user) return null;
+  const resident = user.resident;
+  const name = resident?.preferred_name || resident?.first_name || user.first_name;
+
+  return (
+    <div className="page">
+      <div className="greeting">
+        <Avatar src={photo} firstName={resident?.first_name ?? user.first_name} lastName={resident?.last_name ?? user.last_name} />
+        <PageHeading>Hi {name}</PageHeading>
+      </div>
+
+      <section aria-labelledby="quick-links-title" className="section">
+        <h2 id="quick-links-title" className="section-title">
+          Where to next?
+        </h2>
+        <ul className="tiles">
+          {quickLinks
+            .filter((link) => !link.flag || flags[link.flag])
+            .map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className={`tile tile--${link.icon}`}>
+                  <Icon name={link.icon} size={32} />
+                  <span className="tile__label">{link.label}</span>
+                  <span className="tile__text">{link.text}</span>
+                </Link>
+              </li>
+            ))}
+        </ul>
+      </section>
+
+      {!account.mfa_configured ? (
+        <section aria-labelledby="mfa-title" className="section callout">
+          <h2 id="mfa-title" className="section-title">
+            Two-factor sign-in
+          </h2>
+          <p>Make your account extra safe: after your password, you type a code that only you can get.</p>
+          <Link to="/auth/mfa/configure" className="button button--primary">
+            Set up two-factor sign-in
+          </Link>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import { buildApp } from '../../../server/app';
+import { loadConfig, type Config } from '../../../server/config';
+import { openTestDatabase } from '../../../server/db/database';
+import { migrateToLatest } from '../../../server/db/migrate';
+import type { Database } from '../../../server/db/schema';
+import type { AuthLimits } from '../../../server/lib/auth-limits';
+import { deriveKeys } from '../../../server/lib/crypto';
+import { seedDemo } from '../../../server/seed/demo';
+import { Client } from './client';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  config: Config;
+  base: string;
+  client(): Client;
+  close(): Promise<void>;
+}
+
+/** A fake built PWA so the static plugin can be tested without `npm run build`. */
+function fakeDist(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-dist-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Hearth</title><div id="root"></div>');
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("install", () => {})');
+  writeFileSync(join(dir, 'manifest.webmanifest'), '{}');
+  return dir;
+}
+
+/**
+ * The real server over real HTTP on 127.0.0.1:0, with its own database (PGlite in memory, or a
+ * fresh schema when DATABASE_URL is set) holding the demo data.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; limits?: Partial<AuthLimits> } = {},
+): Promise<TestServer> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    APP_KEY: randomBytes(32).toString('base64'),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'hearth-data-')),
+    STATIC_DIR: fakeDist(),
+    ...options.env,
+  });
+  const handle = await openTestDatabase();
+  await migrateToLatest(handle.db, handle.schema);
+  await seedDemo(handle.db, deriveKeys(config.appKey));
+  // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
+  const app = await buildApp({ config, db: handle.db, limits: { authRequestsPerMinute: 100_000, ...options.limits } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const base = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    db: handle.db,
+    config,
+    base,
+    client: () => new Client(base),
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+export const totpFor = (secret: string) =>
+  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+
+/** A TOTP code for the current step plus `offset` steps. */
+export const totpCode = (secret: string, offset = 0): string =>
+  totpFor(secret).generate({ timestamp: Date.now() + offset * 30_000 });
+
+/** Waits while the current 30 s step is about to end, so a code and its check share a step. */
+export async function awayFromStepBoundary(): Promise<void> {
+  const intoStep = Date.now() % 30_000;
+  if (intoStep > 27_000) await new Promise((r) => setTimeout(r, 30_000 - intoStep + 200));
+}

@@ -1,0 +1,36 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { configureRetryPolicy } from '@/api/client';
+import { setApiBase } from '@/api/base-address';
+import { resetAppConfig } from '@/data/app-config-store';
+import { clearSession } from '@/data/session-store';
+import { resetSettings } from '@/data/settings-store';
+
+// jsdom has no layout: scrolling is a no-op here.
+window.scrollTo = (() => undefined) as typeof window.scrollTo;
+
+function clearCookies(): void {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+}
+
+beforeEach(() => {
+  // Retries stay real but quick.
+  configureRetryPolicy({ retries: 3, baseDelayMs: 1, maxDelayMs: 5 });
+  setApiBase('/api');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  clearSession();
+  resetSettings();
+  resetAppConfig();
+  localStorage.clear();
+  sessionStorage.clear();
+  clearCookies();
+});
