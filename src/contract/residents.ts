@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { envelope } from './envelope';
+import { syncedRowSchema, pageSchema } from './sync';
+import { featureFlagsSchema } from './users';
+
+export const JOURNAL_COLOURS = ['sunshine', 'sky', 'mint', 'lavender', 'coral', 'sand', 'slate'] as const;
+export const JOURNAL_PAPERS = ['plain', 'lined', 'squared', 'dotted'] as const;
+export const APP_THEMES = ['fun', 'metro', 'none'] as const;
+
+export const appSettingsSchema = z.object({
+  journal_colour: z.enum(JOURNAL_COLOURS),
+  journal_paper: z.enum(JOURNAL_PAPERS),
+  theme: z.enum(APP_THEMES),
+});
+export type AppSettings = z.infer<typeof appSettingsSchema>;
+
+/** SPEC §8 "Customise journal": an unknown colour or paper answers this message. */
+export const JOURNAL_THEME_NOT_FOUND = 'personalised_journal theme not found';
+
+// PUT /v1/projects/residents/{id}/app-settings (JSON; every field optional, at least one)
+export const appSettingsUpdateSchema = z
+  .object({
+    journal_colour: z.string().optional(),
+    journal_paper: z.string().optional(),
+    theme: z.enum(APP_THEMES).optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to update' });
+export type AppSettingsUpdate = z.infer<typeof appSettingsUpdateSchema>;
+
+const personSchema = z.object({
+  id: z.uuid(),
+  first_name: z.string(),
+  last_name: z.string(),
+  has_photo: z.boolean(),
+});
+export type Person = z.infer<typeof personSchema>;
+
+// GET /v1/projects/residents/{id}: the young-person details of SPEC §3.
+export const residentDetailsSchema = syncedRowSchema
+  .extend({
+    user_id: z.uuid(),
+    home_id: z.uuid(),
+    home: z.object({ id: z.uuid(), name: z.string() }),
+    first_name: z.string(),
+    last_name: z.string(),
+    preferred_name: z.string().nullable(),
+    date_of_birth: z.string().nullable(),
+    reward_points: z.number().int(),
+    key_worker: personSchema.nullable(),
+    app_settings: appSettingsSchema,
+  })
+  .extend(featureFlagsSchema.shape);
+export type ResidentDetails = z.infer<typeof residentDetailsSchema>;
+export const residentDetailsResponseSchema = envelope(residentDetailsSchema);
+export const appSettingsResponseSchema = envelope(residentDetailsSchema);
+
+// GET /v1/projects/residents/{id}/associated-users: staff of the young person's home (employees).
+export const associatedUserSchema = syncedRowSchema.extend({
+  first_name: z.string(),
+  last_name: z.string(),
+  job_title: z.string().nullable(),
+  has_photo: z.boolean(),
+});
+export type AssociatedUser = z.infer<typeof associatedUserSchema>;
+export const associatedUsersPageSchema = pageSchema(associatedUserSchema);
+
+// GET /v1/projects/{id}/settings/{name}
+export const projectSettingSchema = z.object({ name: z.string(), value: z.string().nullable() });
+export const projectSettingResponseSchema = envelope(projectSettingSchema);
+export const EXPLICIT_IMAGE_SENSITIVITY = 'explicit_image_sensitivity';
+
+export { personSchema };
