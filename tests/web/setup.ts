@@ -1,10 +1,13 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { resetAppConfig } from '@/data/app-config-store';
 import { clearSession } from '@/data/session-store';
 import { resetSettings } from '@/data/settings-store';
+
+// CI shares two cores with a database and a browser: give findBy/waitFor room before failing.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = (() => undefined) as typeof window.scrollTo;
