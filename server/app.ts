@@ -6,14 +6,23 @@ import type { Database } from './db/schema';
 import { authLimits, type AuthLimits } from './lib/auth-limits';
 import { deriveKeys } from './lib/crypto';
 import { createMailer } from './lib/mailer';
+import { Notifier } from './lib/notifier';
+import { parseQueryString } from './lib/query-string';
 import { registerCsrf } from './plugins/csrf';
+import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
+import { registerIdempotency } from './plugins/idempotency';
 import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
 import { registerStaticPwa } from './plugins/static-pwa';
 import appConfigRoute from './routes/app-config';
 import csrfCookieRoute from './routes/auth/csrf-cookie';
+import calendarInstancesRoute from './routes/calendar/instances';
+import eventTypesRoute from './routes/calendar/event-types';
+import createCommentRoutes from './routes/comments/create';
+import feedbackCountsRoute from './routes/feedback/counts';
+import feedbackListRoute from './routes/feedback/list';
 import loginRoute from './routes/auth/login';
 import logoutRoute from './routes/auth/logout';
 import mfaEnableRoute from './routes/auth/mfa-enable';
@@ -21,6 +30,14 @@ import mfaLoginRoute from './routes/auth/mfa-login';
 import mfaSendCodeRoute from './routes/auth/mfa-send-code';
 import devMailboxRoute from './routes/dev-mailbox';
 import healthRoute from './routes/health';
+import pushSubscribeRoute from './routes/push/subscribe';
+import pushUnsubscribeRoute from './routes/push/unsubscribe';
+import appSettingsRoute from './routes/residents/app-settings';
+import associatedUsersRoute from './routes/residents/associated-users';
+import projectSettingRoute from './routes/residents/settings';
+import showResidentRoute from './routes/residents/show';
+import staffRosterRoute from './routes/rota/staff-roster';
+import syncStreamRoute from './routes/sync/stream';
 import accountRoute from './routes/users/account';
 import changePasswordRoute from './routes/users/change-password';
 import lookupRoutes from './routes/users/lookups';
@@ -58,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     // Ids in logs, not in answers.
     requestIdHeader: false,
+    // qs-style brackets (filters[0][1]=, relations[]=): the list endpoints' query shape (SPEC §7).
+    routerOptions: { querystringParser: parseQueryString },
   });
 
   app.decorate('config', config);
@@ -67,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());
+  app.decorate('notifier', new Notifier());
 
   // JSON only: a text/plain body must not reach a handler as a string (and is a CSRF classic).
   app.removeContentTypeParser('text/plain');
@@ -77,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSessions(app);
   registerCsrf(app);
   await registerRateLimit(app);
+  registerIdempotency(app);
+  registerDemoTopUp(app);
 
   await app.register(
     async (api) => {
@@ -96,6 +118,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(showUserRoute);
       await api.register(photoRoute);
       await api.register(changePasswordRoute);
+      await api.register(showResidentRoute);
+      await api.register(appSettingsRoute);
+      await api.register(associatedUsersRoute);
+      await api.register(projectSettingRoute);
+      await api.register(staffRosterRoute);
+      await api.register(calendarInstancesRoute);
+      await api.register(eventTypesRoute);
+      await api.register(feedbackListRoute);
+      await api.register(feedbackCountsRoute);
+      await api.register(createCommentRoutes);
+      await api.register(pushSubscribeRoute);
+      await api.register(pushUnsubscribeRoute);
+      await api.register(syncStreamRoute);
       if (config.nodeEnv === 'development') await api.register(devMailboxRoute);
     },
     { prefix: '/api' },

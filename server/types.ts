@@ -4,6 +4,7 @@ import type { Database, SessionState } from './db/schema';
 import type { AuthLimits } from './lib/auth-limits';
 import type { Keys } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
+import type { Notifier } from './lib/notifier';
 
 /** What the session plugin found for this request (null: no valid session cookie). */
 export interface CurrentSession {
@@ -21,8 +22,15 @@ declare module 'fastify' {
     keys: Keys;
     mailer: Mailer;
     limits: AuthLimits;
+    notifier: Notifier;
+  }
+  interface FastifyContextConfig {
+    /** Writes that honour the Idempotency-Key header (plugins/idempotency.ts). */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     session: CurrentSession | null;
+    /** The claimed idempotency key of this request, if any (plugins/idempotency.ts). */
+    idempotencyClaim: { id: string } | null;
   }
 }

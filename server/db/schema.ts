@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts and 0002-offline-data.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -50,6 +50,7 @@ export interface UsersTable extends EntityColumns {
   last_name: string;
   user_type_id: number;
   theme_id: number | null;
+  job_title: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserPhotosTable extends EntityColumns {
@@ -66,6 +67,11 @@ export interface ResidentsTable extends EntityColumns {
   journal_enabled: Generated<0 | 1>;
   voice_enabled: Generated<0 | 1>;
   rewards_enabled: Generated<0 | 1>;
+  date_of_birth: ColumnType<DateText | null, DateText | null | undefined, DateText | null>;
+  key_worker_id: ColumnType<string | null, string | null | undefined, string | null>;
+  journal_colour: Generated<string>;
+  journal_paper: Generated<string>;
+  theme: Generated<string>;
 }
 
 export interface HomeStaffTable extends EntityColumns {
@@ -138,6 +144,7 @@ export interface EventsTable extends EntityColumns {
   description: string | null;
   event_type_id: string | null;
   seed_key: string | null;
+  location: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EventInstancesTable extends EntityColumns {
@@ -155,6 +162,87 @@ export interface RotaShiftsTable extends EntityColumns {
   shift_date: DateText;
   starts_at: TimeText;
   ends_at: TimeText;
+}
+
+export type EntryType = 'journal' | 'voice';
+
+export interface ResidentSettingsTable extends EntityColumns {
+  resident_id: string;
+  name: string;
+  value: string | null;
+}
+
+interface EntryColumns extends EntityColumns {
+  resident_id: string;
+  creator_id: string;
+  description: string | null;
+  canvas: string | null;
+  reaction: string | null;
+  entry_date: Timestamp;
+  shared_with: ColumnType<string[], string[] | undefined, string[]>;
+  shared_with_management: Generated<boolean>;
+  locked_at: NullableTimestamp;
+}
+
+export type JournalEntriesTable = EntryColumns;
+
+export interface VoiceCategoriesTable extends EntityColumns {
+  name: string;
+}
+
+export interface VoiceEntriesTable extends EntryColumns {
+  category_id: string;
+}
+
+export interface EntryCommentsTable {
+  /** UUIDv7 from lib/uuidv7.ts, so ids sort by creation time. */
+  id: string;
+  tenant_id: string;
+  entry_type: EntryType;
+  entry_id: string;
+  creator_id: string;
+  comment: string | null;
+  reaction: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface ResidentFeedbackTable extends EntityColumns {
+  type: EntryType;
+  resident_id: string;
+  entry_id: string;
+  comment_id: string;
+  count: number;
+  awaiting_resident_response: boolean;
+  locked_at: NullableTimestamp;
+  reaction: string | null;
+  category_id: string | null;
+}
+
+export interface PushSubscriptionsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  /** null while the first request with this key is still running. */
+  status: number | null;
+  body: ColumnType<unknown, string | null, string | null>;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -175,6 +263,14 @@ export interface Database {
   events: EventsTable;
   event_instances: EventInstancesTable;
   rota_shifts: RotaShiftsTable;
+  resident_settings: ResidentSettingsTable;
+  journal_entries: JournalEntriesTable;
+  voice_categories: VoiceCategoriesTable;
+  voice_entries: VoiceEntriesTable;
+  entry_comments: EntryCommentsTable;
+  resident_feedback: ResidentFeedbackTable;
+  push_subscriptions: PushSubscriptionsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import { encrypt, type Keys } from '../lib/crypto';
 import { hashPassword } from '../lib/passwords';
 import { hashRecoveryCode } from '../lib/recovery-codes';
+import { seedDemoEntries } from './demo-entries';
 
 /**
  * Demo data, safe to run at every start: fixed rows are inserted only when missing, and the
@@ -175,9 +176,29 @@ export async function seedDemo(db: Kysely<Database>, keys: Keys): Promise<void> 
       if (site.slug === 'demo' && person.username === 'riley') await seedRileyTwoFactor(db, keys, tenantId, userId);
     }
 
-    await topUpRota(db, tenantId);
-    if (site.slug === 'demo') await topUpJamieCalendar(db, tenantId);
+    await seedDemoEntries(db, tenantId);
   }
+  await topUpDemo(db);
+}
+
+/** What a top-up of the rolling demo rows added, per site (plugins/demo-top-up.ts notifies it). */
+export interface TopUp {
+  tenantId: string;
+  rota: number;
+  calendar: number;
+}
+
+/** The rolling rows only: the rota for the next two weeks and Jamie's calendar around today. */
+export async function topUpDemo(db: Kysely<Database>): Promise<TopUp[]> {
+  const results: TopUp[] = [];
+  for (const site of SITES) {
+    const tenant = await db.selectFrom('tenants').select('id').where('slug', '=', site.slug).executeTakeFirst();
+    if (!tenant) continue;
+    const rota = await topUpRota(db, tenant.id);
+    const calendar = site.slug === 'demo' ? await topUpJamieCalendar(db, tenant.id) : 0;
+    results.push({ tenantId: tenant.id, rota, calendar });
+  }
+  return results;
 }
 
 async function seedRileyTwoFactor(db: Kysely<Database>, keys: Keys, tenantId: string, userId: string): Promise<void> {
@@ -201,7 +222,7 @@ const SHIFTS = [
   { starts_at: '22:00', ends_at: '07:30' },
 ];
 
-async function topUpRota(db: Kysely<Database>, tenantId: string): Promise<void> {
+async function topUpRota(db: Kysely<Database>, tenantId: string): Promise<number> {
   const staff = await db
     .selectFrom('home_staff')
     .select(['home_id', 'user_id'])
@@ -212,12 +233,14 @@ async function topUpRota(db: Kysely<Database>, tenantId: string): Promise<void> 
   const rows = staff.flatMap((s, i) =>
     Array.from({ length: 14 }, (_, day) => ({ tenant_id: tenantId, home_id: s.home_id, user_id: s.user_id, shift_date: localDay(day), ...SHIFTS[(i + day) % SHIFTS.length]! })),
   );
-  if (rows.length === 0) return;
-  await db
+  if (rows.length === 0) return 0;
+  const inserted = await db
     .insertInto('rota_shifts')
     .values(rows)
     .onConflict((oc) => oc.columns(['tenant_id', 'user_id', 'shift_date']).doNothing())
+    .returning('id')
     .execute();
+  return inserted.length;
 }
 
 interface DemoEvent {
@@ -243,7 +266,7 @@ function jamieEventsOn(date: Date): DemoEvent[] {
   return events;
 }
 
-async function topUpJamieCalendar(db: Kysely<Database>, tenantId: string): Promise<void> {
+async function topUpJamieCalendar(db: Kysely<Database>, tenantId: string): Promise<number> {
   const jamie = await db
     .selectFrom('residents')
     .innerJoin('users', 'users.id', 'residents.user_id')
@@ -251,7 +274,7 @@ async function topUpJamieCalendar(db: Kysely<Database>, tenantId: string): Promi
     .where('residents.tenant_id', '=', tenantId)
     .where('users.username', '=', 'jamie')
     .executeTakeFirst();
-  if (!jamie) return;
+  if (!jamie) return 0;
   const types = new Map(
     (await db.selectFrom('event_types').select(['id', 'name']).where('tenant_id', '=', tenantId).execute()).map((t) => [t.name, t.id]),
   );
@@ -262,15 +285,15 @@ async function topUpJamieCalendar(db: Kysely<Database>, tenantId: string): Promi
     const date = new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
     for (const event of jamieEventsOn(date)) planned.push({ key: `demo:jamie:${event.kind}:${day}`, day, event });
   }
-  if (planned.length === 0) return;
-  await db.transaction().execute(async (tx: Transaction<Database>) => {
+  if (planned.length === 0) return 0;
+  return db.transaction().execute(async (tx: Transaction<Database>) => {
     const created = await tx
       .insertInto('events')
       .values(planned.map((p) => ({ tenant_id: tenantId, title: p.event.title, description: p.event.description, event_type_id: types.get(p.event.type) ?? null, seed_key: p.key })))
       .onConflict((oc) => oc.columns(['tenant_id', 'seed_key']).doNothing())
       .returning(['id', 'seed_key'])
       .execute();
-    if (created.length === 0) return;
+    if (created.length === 0) return 0;
     const byKey = new Map(planned.map((p) => [p.key, p]));
     await tx
       .insertInto('event_instances')
@@ -281,5 +304,6 @@ async function topUpJamieCalendar(db: Kysely<Database>, tenantId: string): Promi
         }),
       )
       .execute();
+    return created.length;
   });
 }

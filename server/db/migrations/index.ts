@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial';
+import { offlineData } from './0002-offline-data';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-offline-data': offlineData,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,198 @@
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { FieldErrors } from '../../src/contract/envelope';
+import { chosenMessages as chosen } from '../../src/contract/messages';
+import { FILTER_OPERATORS, listQuerySchema, type Checkpoint } from '../../src/contract/sync';
+import { HttpError } from './http-errors';
+
+/**
+ * The list parameters every replicated collection takes (contract sync.ts): whitelisted filters,
+ * sort, relations, tombstones with with_trashed=1, per_page (default 50, at most 500) and a
+ * checkpoint. With a checkpoint the page is the rows strictly after (updated_at, id), in that
+ * order, whatever sort was asked for: that is how a replica walks a collection exactly once.
+ */
+export const DEFAULT_PAGE_SIZE = 50;
+
+export type FieldType = 'text' | 'uuid' | 'date' | 'timestamp' | 'boolean' | 'integer';
+type Operator = (typeof FILTER_OPERATORS)[number];
+
+export interface ListField {
+  expr: Expression<unknown>;
+  type: FieldType;
+}
+
+export interface ListSpec {
+  /** Filterable fields; updated_at and id are always filterable. */
+  fields: Record<string, ListField>;
+  /** Sortable fields; updated_at and id always are (a first pull sorts by updated_at asc, id asc). */
+  sorts: Record<string, Expression<unknown>>;
+  defaultSort: [string, 'asc' | 'desc'][];
+  /** Accepted relation names (everything is always included; unknown names are refused). */
+  relations?: readonly string[];
+  updatedAt: Expression<unknown>;
+  id: Expression<unknown>;
+  deletedAt: Expression<unknown>;
+}
+
+export interface ListRequest {
+  where: Expression<SqlBool>[];
+  order: [Expression<unknown>, 'asc' | 'desc'][];
+  checkpoint: Checkpoint | null;
+  withTrashed: boolean;
+  perPage: number;
+  relations: string[];
+}
+
+const CAST: Record<FieldType, string> = {
+  text: 'text',
+  uuid: 'uuid',
+  date: 'date',
+  timestamp: 'timestamptz',
+  boolean: 'boolean',
+  integer: 'integer',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+
+/** The value as the database should see it, or null when it does not fit the field's type. */
+function valueFor(type: FieldType, raw: string): string | null {
+  switch (type) {
+    case 'text':
+      return raw.length <= 500 ? raw : null;
+    case 'uuid':
+      return UUID.test(raw) ? raw.toLowerCase() : null;
+    case 'date':
+      return DATE.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : null;
+    case 'timestamp':
+      return TIMESTAMP.test(raw) && !Number.isNaN(Date.parse(raw.replace(' ', 'T'))) ? raw : null;
+    case 'boolean':
+      return raw === '1' || raw === 'true' ? 'true' : raw === '0' || raw === 'false' ? 'false' : null;
+    case 'integer':
+      return /^-?\d{1,9}$/.test(raw) ? raw : null;
+  }
+}
+
+const typed = (type: FieldType, value: string) => sql`cast(${value} as ${sql.raw(CAST[type])})`;
+
+function condition(field: ListField, op: Operator, raw: string | undefined): Expression<SqlBool> | string {
+  if (op === 'null') return sql<SqlBool>`${field.expr} is null`;
+  if (op === 'not_null') return sql<SqlBool>`${field.expr} is not null`;
+  if (raw === undefined) return `needs a value`;
+  if (op === 'in') {
+    const parts = raw.split(',').map((v) => valueFor(field.type, v.trim()));
+    if (parts.length === 0 || parts.length > 100 || parts.some((p) => p === null)) return `has a value of the wrong kind`;
+    return sql<SqlBool>`${field.expr} in (${sql.join(parts.map((p) => typed(field.type, p!)))})`;
+  }
+  if (field.type === 'boolean' && op !== '=' && op !== '!=') return `cannot use ${op}`;
+  const value = valueFor(field.type, raw);
+  if (value === null) return `has a value of the wrong kind`;
+  return sql<SqlBool>`${field.expr} ${sql.raw(op === '!=' ? '<>' : op)} ${typed(field.type, value)}`;
+}
+
+/** Keys such as "filters.0.1" are reported under their parameter ("filters"). */
+function groupErrors(errors: FieldErrors): FieldErrors {
+  const grouped: FieldErrors = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const top = key.split('.')[0]!;
+    const name = ['filters', 'sort', 'relations', 'checkpoint'].includes(top) ? top : key;
+    grouped[name] ??= messages;
+  }
+  return grouped;
+}
+
+export function parseListQuery(query: unknown, spec: ListSpec): ListRequest {
+  const parsed = listQuerySchema.safeParse(query ?? {});
+  if (!parsed.success) {
+    const errors: FieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.map(String).join('.') || '_';
+      errors[key] ??= [issue.message];
+    }
+    throw new HttpError(422, chosen.validationFailed, groupErrors(errors));
+  }
+  const input = parsed.data;
+  const errors: FieldErrors = {};
+  const fail = (key: string, message: string) => (errors[key] ??= []).push(message);
+  const fields: Record<string, ListField> = {
+    updated_at: { expr: spec.updatedAt, type: 'timestamp' },
+    id: { expr: spec.id, type: 'uuid' },
+    ...spec.fields,
+  };
+
+  const where: Expression<SqlBool>[] = [];
+  (input.filters ?? []).forEach((filter, i) => {
+    const [name, op, raw] = filter;
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (!field) return fail('filters', `Filter ${i}: unknown field "${name}"`);
+    if (!(FILTER_OPERATORS as readonly string[]).includes(op)) return fail('filters', `Filter ${i}: unknown operator "${op}"`);
+    const result = condition(field, op as Operator, raw);
+    if (typeof result === 'string') return fail('filters', `Filter ${i}: "${name}" ${result}`);
+    where.push(result);
+  });
+
+  const order: [Expression<unknown>, 'asc' | 'desc'][] = [];
+  const sortable: Record<string, Expression<unknown>> = { updated_at: spec.updatedAt, id: spec.id, ...spec.sorts };
+  for (const [name, direction] of input.sort ?? spec.defaultSort) {
+    const expr = Object.hasOwn(sortable, name) ? sortable[name] : undefined;
+    if (!expr) fail('sort', `Cannot sort by "${name}"`);
+    else order.push([expr, direction]);
+  }
+  order.push([spec.id, 'asc']);
+
+  const relations = input.relations ?? [];
+  for (const relation of relations) {
+    if (!(spec.relations ?? []).includes(relation)) fail('relations', `Unknown relation "${relation}"`);
+  }
+
+  if (input.checkpoint && !UUID.test(input.checkpoint.id)) fail('checkpoint', 'The checkpoint id is not valid');
+  if (Object.keys(errors).length > 0) throw new HttpError(422, chosen.validationFailed, errors);
+
+  return {
+    where,
+    order,
+    checkpoint: input.checkpoint ?? null,
+    withTrashed: input.with_trashed === '1',
+    perPage: input.per_page ?? DEFAULT_PAGE_SIZE,
+    relations,
+  };
+}
+
+/** Adds the filters, tombstone rule, checkpoint, order and limit (per_page + 1, see toPage). */
+export function applyListQuery<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  list: ListRequest,
+  spec: ListSpec,
+): SelectQueryBuilder<DB, TB, O> {
+  let q = query;
+  for (const condition of list.where) q = q.where(condition);
+  if (!list.withTrashed) q = q.where(sql<SqlBool>`${spec.deletedAt} is null`);
+  if (list.checkpoint) {
+    const { updated_at, id } = list.checkpoint;
+    q = q
+      .where(sql<SqlBool>`(${spec.updatedAt}, ${spec.id}) > (cast(${updated_at} as timestamptz), cast(${id} as uuid))`)
+      .orderBy(spec.updatedAt, 'asc')
+      .orderBy(spec.id, 'asc');
+  } else {
+    for (const [expr, direction] of list.order) q = q.orderBy(expr, direction);
+  }
+  return q.limit(list.perPage + 1);
+}
+
+export interface Page<T> {
+  success: true;
+  data: T[];
+  meta: { per_page: number; has_more: boolean; checkpoint: Checkpoint | null };
+}
+
+/** The page answer; rows must carry updated_at (microseconds, lib/timestamps.ts) and id. */
+export function toPage<T extends { id: string; updated_at: string }>(rows: T[], list: ListRequest): Page<T> {
+  const hasMore = rows.length > list.perPage;
+  const data = hasMore ? rows.slice(0, list.perPage) : rows;
+  const last = data[data.length - 1];
+  return {
+    success: true,
+    data,
+    meta: { per_page: list.perPage, has_more: hasMore, checkpoint: last ? { updated_at: last.updated_at, id: last.id } : null },
+  };
+}

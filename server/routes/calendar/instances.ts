@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { CalendarInstance } from '../../../src/contract/calendar';
+import { idParamsSchema } from '../../../src/contract/users';
+import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
+import { hourMinuteOrNull, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+import { reachableResident } from '../residents/access';
+
+/**
+ * GET /api/v1/residents/{id}/instances?start_date=yyyy-MM-dd: the young person's calendar.
+ * start_date (optional) keeps the entries that have not ended before that day (end_date >=
+ * start_date), so an entry that is still going on is included. A row changes when its instance or
+ * its event does, and is a tombstone when either is deleted.
+ */
+const querySchema = z.object({
+  start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'The date must look like 2026-01-31' }).optional(),
+});
+
+const updatedAt = sql`greatest(event_instances.updated_at, events.updated_at)`;
+const deletedAt = sql`coalesce(event_instances.deleted_at, events.deleted_at)`;
+const spec: ListSpec = {
+  fields: {
+    start_date: { expr: sql.ref('event_instances.start_date'), type: 'date' },
+    end_date: { expr: sql.ref('event_instances.end_date'), type: 'date' },
+  },
+  sorts: { start_date: sql.ref('event_instances.start_date'), start_time: sql`event_instances.start_time` },
+  defaultSort: [['start_date', 'asc'], ['start_time', 'asc']],
+  updatedAt,
+  id: sql.ref('event_instances.id'),
+  deletedAt,
+};
+
+export default async function calendarInstancesRoute(app: FastifyInstance) {
+  app.get('/v1/residents/:id/instances', async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(idParamsSchema, request.params);
+    const input = parse(querySchema, request.query ?? {});
+    const list = parseListQuery(request.query, spec);
+    const resident = await reachableResident(app, auth, id);
+    let query = app.db
+      .selectFrom('event_instances')
+      .innerJoin('events', 'events.id', 'event_instances.event_id')
+      .select([
+        'event_instances.id',
+        isoMicros(updatedAt).as('updated_at'),
+        isoMicrosOrNull(deletedAt).as('deleted_at'),
+        'event_instances.resident_id',
+        'event_instances.start_date',
+        hourMinuteOrNull(sql.ref('event_instances.start_time')).as('start_time'),
+        'event_instances.end_date',
+        hourMinuteOrNull(sql.ref('event_instances.end_time')).as('end_time'),
+        'events.id as event_id',
+        'events.title',
+        'events.description',
+        'events.location',
+        'events.event_type_id',
+      ])
+      .where('event_instances.tenant_id', '=', auth.tenantId)
+      .where('events.tenant_id', '=', auth.tenantId)
+      .where('event_instances.resident_id', '=', resident.id)
+      .where('events.event_type_id', 'is not', null);
+    if (input.start_date) query = query.where('event_instances.end_date', '>=', input.start_date);
+    const rows = await applyListQuery(query, list, spec).execute();
+    const data: CalendarInstance[] = rows.map((r) => ({
+      id: r.id,
+      updated_at: r.updated_at,
+      deleted_at: r.deleted_at,
+      resident_id: r.resident_id,
+      start_date: r.start_date,
+      start_time: r.start_time,
+      end_date: r.end_date,
+      end_time: r.end_time,
+      event: { id: r.event_id, title: r.title, description: r.description, location: r.location, event_type_id: r.event_type_id! },
+    }));
+    return toPage(data, list);
+  });
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { pushSubscribeRequestSchema } from '../../../src/contract/push';
+import { HttpError } from '../../lib/http-errors';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+
+/**
+ * POST /api/v1/notifications/push/subscribe {user_id, subscription}: stores the browser's push
+ * subscription for the signed-in person (user_id must be theirs, else 403). One row per endpoint:
+ * the same browser subscribing again, or after another person signed in on it, replaces the row.
+ */
+export default async function pushSubscribeRoute(app: FastifyInstance) {
+  app.post('/v1/notifications/push/subscribe', { config: { idempotent: true } }, async (request) => {
+    const auth = requireAuth(request);
+    const input = parse(pushSubscribeRequestSchema, request.body ?? {});
+    if (input.user_id !== auth.userId) throw new HttpError(403, chosen.forbidden);
+    const { endpoint, keys } = input.subscription;
+    await app.db
+      .insertInto('push_subscriptions')
+      .values({ tenant_id: auth.tenantId, user_id: auth.userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+      .onConflict((oc) =>
+        oc.column('endpoint').doUpdateSet({ tenant_id: auth.tenantId, user_id: auth.userId, p256dh: keys.p256dh, auth: keys.auth, updated_at: sql`now()` }),
+      )
+      .execute();
+    return { success: true as const, data: { endpoint } };
+  });
+}

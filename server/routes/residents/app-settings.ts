@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { appSettingsUpdateSchema, JOURNAL_COLOURS, JOURNAL_PAPERS, JOURNAL_THEME_NOT_FOUND } from '../../../src/contract/residents';
+import { idParamsSchema } from '../../../src/contract/users';
+import { HttpError } from '../../lib/http-errors';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+import { reachableResident } from './access';
+import { loadResidentDetails } from './details';
+
+/**
+ * PUT /api/v1/projects/residents/{id}/app-settings (also POST with ?_method=PUT): journal colour,
+ * journal paper and theme. Only the young person changes their own; staff of the home get 403.
+ * An unknown colour or paper answers SPEC §8's "personalised_journal theme not found".
+ */
+export default async function appSettingsRoute(app: FastifyInstance) {
+  const handler = async (request: FastifyRequest) => {
+    const auth = requireAuth(request);
+    const { id } = parse(idParamsSchema, request.params);
+    const resident = await reachableResident(app, auth, id);
+    if (!resident.isSelf) throw new HttpError(403, chosen.forbidden);
+    const input = parse(appSettingsUpdateSchema, request.body ?? {});
+
+    const themeErrors: Record<string, string[]> = {};
+    if (input.journal_colour !== undefined && !(JOURNAL_COLOURS as readonly string[]).includes(input.journal_colour)) {
+      themeErrors.journal_colour = [JOURNAL_THEME_NOT_FOUND];
+    }
+    if (input.journal_paper !== undefined && !(JOURNAL_PAPERS as readonly string[]).includes(input.journal_paper)) {
+      themeErrors.journal_paper = [JOURNAL_THEME_NOT_FOUND];
+    }
+    if (Object.keys(themeErrors).length > 0) throw new HttpError(422, JOURNAL_THEME_NOT_FOUND, themeErrors);
+
+    await app.db
+      .updateTable('residents')
+      .set({
+        ...(input.journal_colour !== undefined ? { journal_colour: input.journal_colour } : {}),
+        ...(input.journal_paper !== undefined ? { journal_paper: input.journal_paper } : {}),
+        ...(input.theme !== undefined ? { theme: input.theme } : {}),
+        updated_at: sql`now()`,
+      })
+      .where('tenant_id', '=', auth.tenantId)
+      .where('id', '=', resident.id)
+      .execute();
+    app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, ['resident']);
+    return { success: true as const, data: await loadResidentDetails(app, auth.tenantId, resident.id) };
+  };
+
+  const config = { idempotent: true };
+  app.put('/v1/projects/residents/:id/app-settings', { config }, handler);
+  app.post('/v1/projects/residents/:id/app-settings', { config }, async (request) => {
+    const override = (request.query as Record<string, unknown> | undefined)?._method;
+    if (typeof override !== 'string' || override.toUpperCase() !== 'PUT') throw new HttpError(404, chosen.notFound);
+    return handler(request);
+  });
+}

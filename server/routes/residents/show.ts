@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { idParamsSchema } from '../../../src/contract/users';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+import { reachableResident } from './access';
+import { loadResidentDetails } from './details';
+
+/** GET /api/v1/projects/residents/{id}: the young person's details (themself, or staff of their home). */
+export default async function showResidentRoute(app: FastifyInstance) {
+  app.get('/v1/projects/residents/:id', async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(idParamsSchema, request.params);
+    await reachableResident(app, auth, id);
+    return { success: true as const, data: await loadResidentDetails(app, auth.tenantId, id) };
+  });
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import type { RosterItem } from '../../../src/contract/rota';
+import { HttpError } from '../../lib/http-errors';
+import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
+import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+import { homeIdsOf } from '../users/visibility';
+
+/**
+ * GET /api/v1/rotas/staff-roster?date=yyyy-MM-dd&parent_project_ids[0]=<home id>&with[0]=user
+ * The shifts of one day in the homes the person belongs to (a young person: their own home).
+ * parent_project_ids narrows to some of those homes; a home outside them is a 404. The user
+ * relation is always included; `with` accepts only "user".
+ */
+const oneOrMany = <T extends z.ZodType>(item: T) => z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).max(50));
+
+const querySchema = z.object({
+  date: z.string({ error: 'The date is required' }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'The date must look like 2026-01-31' }),
+  parent_project_ids: oneOrMany(z.uuid()).optional(),
+  with: oneOrMany(z.literal('user')).optional(),
+});
+
+const updatedAt = sql.ref('rota_shifts.updated_at');
+const spec: ListSpec = {
+  fields: {
+    shift_date: { expr: sql.ref('rota_shifts.shift_date'), type: 'date' },
+    home_id: { expr: sql.ref('rota_shifts.home_id'), type: 'uuid' },
+    user_id: { expr: sql.ref('rota_shifts.user_id'), type: 'uuid' },
+  },
+  sorts: { starts_at: sql.ref('rota_shifts.starts_at'), shift_date: sql.ref('rota_shifts.shift_date') },
+  defaultSort: [['starts_at', 'asc']],
+  updatedAt,
+  id: sql.ref('rota_shifts.id'),
+  deletedAt: sql.ref('rota_shifts.deleted_at'),
+};
+
+export default async function staffRosterRoute(app: FastifyInstance) {
+  app.get('/v1/rotas/staff-roster', async (request) => {
+    const auth = requireAuth(request);
+    const input = parse(querySchema, request.query ?? {});
+    const list = parseListQuery(request.query, spec);
+    const mine = await homeIdsOf(app, auth.tenantId, auth.userId);
+    const asked = input.parent_project_ids ?? mine;
+    if (asked.some((id) => !mine.includes(id))) throw new HttpError(404, chosen.notFound);
+    if (asked.length === 0) return toPage([], list);
+
+    const query = app.db
+      .selectFrom('rota_shifts')
+      .innerJoin('users', 'users.id', 'rota_shifts.user_id')
+      .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
+      .select([
+        'rota_shifts.id',
+        isoMicros(updatedAt).as('updated_at'),
+        isoMicrosOrNull(sql.ref('rota_shifts.deleted_at')).as('deleted_at'),
+        'rota_shifts.home_id',
+        'rota_shifts.user_id',
+        'rota_shifts.shift_date',
+        hourMinute(sql.ref('rota_shifts.starts_at')).as('starts_at'),
+        hourMinute(sql.ref('rota_shifts.ends_at')).as('ends_at'),
+        'users.first_name',
+        'users.last_name',
+        sql<boolean>`user_photos.id is not null`.as('has_photo'),
+      ])
+      .where('rota_shifts.tenant_id', '=', auth.tenantId)
+      .where('rota_shifts.home_id', 'in', asked)
+      .where('rota_shifts.shift_date', '=', input.date);
+    const rows = await applyListQuery(query, list, spec).execute();
+    const data: RosterItem[] = rows.map(({ first_name, last_name, has_photo, ...shift }) => ({
+      ...shift,
+      user: { id: shift.user_id, first_name, last_name, has_photo },
+    }));
+    return toPage(data, list);
+  });
+}

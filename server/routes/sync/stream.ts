@@ -1,0 +1,69 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { ChangeEvent } from '../../../src/contract/sync';
+import { requireAuth } from '../../plugins/session';
+import { audienceOf } from '../residents/access';
+
+/**
+ * GET /api/v1/sync/stream: server-sent events telling the signed-in person's replica what to pull
+ * again. `event: change` with data `{"collections":[...]}` (contract SYNC_TOPICS) whenever a row
+ * they can see changes; a `: ping` comment every 25 s keeps proxies from closing the connection.
+ * The stream ends when the session ends (checked at each ping) and when the server closes.
+ * Notifications are in-process (lib/notifier.ts).
+ */
+export const PING_EVERY_MS = 25_000;
+
+export default async function syncStreamRoute(app: FastifyInstance) {
+  const open = new Set<ServerResponse>();
+  // Before the server waits for connections to finish: an event stream never finishes by itself.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+    open.clear();
+  });
+
+  app.get('/v1/sync/stream', async (request, reply) => {
+    const auth = requireAuth(request);
+    const audience = await audienceOf(app, auth);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+      connection: 'keep-alive',
+    });
+    res.write('retry: 5000\n: connected\n\n');
+    open.add(res);
+
+    const unsubscribe = app.notifier.subscribe(auth.tenantId, audience, (collections) => {
+      const event: ChangeEvent = { collections };
+      res.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
+    });
+    const sessionAlive = async () => {
+      const row = await app.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', auth.sessionId)
+        .where('idle_expires_at', '>', sql<Date>`now()`)
+        .where('absolute_expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+      return row !== undefined;
+    };
+    const ping = setInterval(() => {
+      sessionAlive()
+        .then((alive) => (alive ? res.write(': ping\n\n') : res.end()))
+        .catch(() => res.end());
+    }, PING_EVERY_MS);
+    ping.unref();
+
+    const stop = () => {
+      clearInterval(ping);
+      unsubscribe();
+      open.delete(res);
+    };
+    res.on('close', stop);
+    res.on('error', stop);
+  });
+}

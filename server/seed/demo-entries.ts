@@ -1,0 +1,187 @@
+import type { Kysely } from 'kysely';
+import type { Database, EntryType } from '../db/schema';
+import { VOICE_CATEGORIES } from '../db/migrations/0002-offline-data';
+import { uuidv7At } from '../lib/uuidv7';
+
+/**
+ * Demo data of the offline data layer: staff job titles, Jamie's key worker, the image-sensitivity
+ * setting, voice categories, and journal and voice entries with comment threads for Jamie and Sam.
+ * Idempotent: lookups are inserted when missing; a young person's entries are written only when
+ * they have none yet. Jamie ends with three threads awaiting his answer (two journal, one voice).
+ */
+const JOB_TITLES: Record<string, string> = {
+  'carer.ali': 'Key worker',
+  'carer.beth': 'Residential care worker',
+  'carer.dan': 'Senior residential care worker',
+  'manager.priya': 'Registered manager',
+  'carer.chris': 'Residential care worker',
+  'carer.jo': 'Residential care worker',
+};
+
+const BIRTH_DATES: Record<string, string> = { jamie: '2011-05-14', riley: '2010-09-02', sam: '2012-01-23', alex: '2011-11-30' };
+
+interface DemoComment {
+  by: string;
+  text: string;
+  /** Days after the entry. */
+  after: number;
+  reaction?: string;
+}
+
+interface DemoEntry {
+  type: EntryType;
+  daysAgo: number;
+  description: string;
+  reaction?: string;
+  category?: (typeof VOICE_CATEGORIES)[number];
+  comments: DemoComment[];
+}
+
+const ENTRIES: Record<string, DemoEntry[]> = {
+  jamie: [
+    { type: 'journal', daysAgo: 20, description: 'Scored a goal at football today! Coach said my passing is getting better.', reaction: '⚽', comments: [
+      { by: 'carer.ali', text: "That's brilliant Jamie, well done! Which foot did you score with?", after: 0.2 },
+      { by: 'jamie', text: 'My left one!! Thanks Ali', after: 0.5 },
+    ] },
+    { type: 'journal', daysAgo: 10, description: 'Feeling a bit nervous about the science test next week.', comments: [
+      { by: 'carer.beth', text: "You've been revising loads. Shall we go through it together on Tuesday?", after: 0.3 },
+    ] },
+    { type: 'journal', daysAgo: 4, description: "Nan's visit was really nice. We made pancakes and she told me about when Mum was little.", reaction: '😊', comments: [
+      { by: 'carer.ali', text: 'Pancakes! Save me one next time.', after: 0.4, reaction: '🥞' },
+      { by: 'carer.dan', text: 'Lovely to hear, Jamie. Nan was telling us how proud she is of you.', after: 1.1 },
+    ] },
+    { type: 'journal', daysAgo: 1, description: 'Tired today. Stayed up too late watching videos.', comments: [] },
+    { type: 'voice', daysAgo: 15, category: 'Raise a concern', description: 'The lock on the upstairs bathroom door is broken.', comments: [
+      { by: 'manager.priya', text: "Thank you for telling us. It has been reported and will be fixed on Friday.", after: 0.5 },
+      { by: 'jamie', text: 'ok thanks', after: 1 },
+    ] },
+    { type: 'voice', daysAgo: 8, category: 'Make a complaint', description: 'The wifi keeps dropping in the evenings and I miss my games with my friends.', comments: [
+      { by: 'carer.dan', text: "Sorry about that. We've called the provider and they changed the router. Is it better now?", after: 2 },
+    ] },
+    { type: 'voice', daysAgo: 5, category: 'Message staff', description: 'Can I have two friends over on Saturday afternoon?', comments: [] },
+    { type: 'voice', daysAgo: 2, category: 'Share good news', description: 'I got a merit at school for my history project!', comments: [] },
+  ],
+  sam: [
+    { type: 'journal', daysAgo: 6, description: 'Went to the skate park with Chris. Landed my first kickflip.', comments: [
+      { by: 'carer.chris', text: 'Saw it with my own eyes. Legend!', after: 0.1 },
+    ] },
+    { type: 'voice', daysAgo: 3, category: 'Message staff', description: 'Can we get a new controller for the games room?', comments: [] },
+  ],
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function seedDemoEntries(db: Kysely<Database>, tenantId: string): Promise<void> {
+  await db
+    .insertInto('voice_categories')
+    .values(VOICE_CATEGORIES.map((name) => ({ tenant_id: tenantId, name })))
+    .onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing())
+    .execute();
+  const users = new Map(
+    (await db.selectFrom('users').select(['id', 'username']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).execute()).map((u) => [
+      u.username.toLowerCase(),
+      u.id,
+    ]),
+  );
+  for (const [username, title] of Object.entries(JOB_TITLES)) {
+    const id = users.get(username);
+    if (id) await db.updateTable('users').set({ job_title: title }).where('id', '=', id).where('job_title', 'is', null).execute();
+  }
+  const residents = await db
+    .selectFrom('residents')
+    .innerJoin('users', 'users.id', 'residents.user_id')
+    .select(['residents.id', 'users.username'])
+    .where('residents.tenant_id', '=', tenantId)
+    .execute();
+  for (const resident of residents) {
+    await db
+      .insertInto('resident_settings')
+      .values({ tenant_id: tenantId, resident_id: resident.id, name: 'explicit_image_sensitivity', value: 'medium' })
+      .onConflict((oc) => oc.columns(['resident_id', 'name']).doNothing())
+      .execute();
+    const birth = BIRTH_DATES[resident.username];
+    if (birth) await db.updateTable('residents').set({ date_of_birth: birth }).where('id', '=', resident.id).where('date_of_birth', 'is', null).execute();
+  }
+  const jamie = residents.find((r) => r.username === 'jamie');
+  const ali = users.get('carer.ali');
+  if (jamie && ali) {
+    await db.updateTable('residents').set({ key_worker_id: ali }).where('id', '=', jamie.id).where('key_worker_id', 'is', null).execute();
+  }
+
+  const categories = new Map(
+    (await db.selectFrom('voice_categories').select(['id', 'name']).where('tenant_id', '=', tenantId).execute()).map((c) => [c.name, c.id]),
+  );
+  for (const resident of residents) {
+    const entries = ENTRIES[resident.username];
+    if (!entries) continue;
+    const residentUserId = users.get(resident.username)!;
+    const existing = await db.selectFrom('journal_entries').select('id').where('resident_id', '=', resident.id).limit(1).executeTakeFirst();
+    if (existing) continue;
+    await db.transaction().execute(async (tx) => {
+      for (const entry of entries) await writeEntry(tx, tenantId, resident.id, residentUserId, entry, users, categories);
+    });
+  }
+}
+
+async function writeEntry(
+  db: Kysely<Database>,
+  tenantId: string,
+  residentId: string,
+  residentUserId: string,
+  entry: DemoEntry,
+  users: Map<string, string>,
+  categories: Map<string, string>,
+): Promise<void> {
+  const at = Date.now() - entry.daysAgo * DAY_MS;
+  const lastComment = entry.comments[entry.comments.length - 1];
+  const touched = new Date(lastComment ? at + lastComment.after * DAY_MS : at);
+  const common = {
+    tenant_id: tenantId,
+    resident_id: residentId,
+    creator_id: residentUserId,
+    description: entry.description,
+    reaction: entry.reaction ?? null,
+    entry_date: new Date(at),
+    created_at: new Date(at),
+    updated_at: touched,
+  };
+  const categoryId = entry.category ? (categories.get(entry.category) ?? null) : null;
+  const created =
+    entry.type === 'journal'
+      ? await db.insertInto('journal_entries').values(common).returning('id').executeTakeFirstOrThrow()
+      : await db.insertInto('voice_entries').values({ ...common, category_id: categoryId! }).returning('id').executeTakeFirstOrThrow();
+
+  // The same rules as routes/comments/create.ts, replayed over the thread.
+  type Thread = { comment_id: string; count: number; awaiting: boolean; reaction: string | null };
+  let feedback = null as Thread | null;
+  for (const comment of entry.comments) {
+    const when = new Date(at + comment.after * DAY_MS);
+    const id = uuidv7At(when.getTime());
+    const creatorId = users.get(comment.by);
+    if (!creatorId) throw new Error(`Seed: unknown user ${comment.by}`);
+    await db
+      .insertInto('entry_comments')
+      .values({ id, tenant_id: tenantId, entry_type: entry.type, entry_id: created.id, creator_id: creatorId, comment: comment.text, reaction: comment.reaction ?? null, created_at: when, updated_at: when })
+      .execute();
+    const reaction = comment.reaction ?? null;
+    if (creatorId !== residentUserId) feedback = { comment_id: id, count: (feedback?.count ?? 0) + 1, awaiting: true, reaction };
+    else if (feedback) feedback = { comment_id: id, count: 0, awaiting: false, reaction };
+  }
+  if (!feedback) return;
+  await db
+    .insertInto('resident_feedback')
+    .values({
+      tenant_id: tenantId,
+      type: entry.type,
+      resident_id: residentId,
+      entry_id: created.id,
+      comment_id: feedback.comment_id,
+      count: feedback.count,
+      awaiting_resident_response: feedback.awaiting,
+      reaction: feedback.reaction,
+      category_id: categoryId,
+      created_at: touched,
+      updated_at: touched,
+    })
+    .execute();
+}
