@@ -115,7 +115,13 @@ export default tseslint.config(
     rules: {
       ...restrict({
         allow: ['workbox-'],
-        patterns: [{ group: ['**/src/*', '!**/src/contract', '@/*', '!@/contract'], message: 'sw/ imports only src/contract (ARCHITECTURE rule 1).' }],
+        // The contract, plus the outbox replayer, the crypto and the owner ids it shares with the page (no DOM, no React).
+        patterns: [
+          {
+            regex: '^(@/|(\\.\\./)+src/)(?!contract/|data/crypto/(field-cipher|key-vault)$|data/outbox/(types|seal|serialise|store|backoff|replay|queue)$|data/owner$)',
+            message: 'sw/ imports only src/contract and the shared outbox/crypto modules (ARCHITECTURE rule 1).',
+          },
+        ],
       }),
     },
   },

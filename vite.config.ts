@@ -1,12 +1,54 @@
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const apiTarget = process.env.HEARTH_API_ORIGIN ?? 'http://127.0.0.1:8081';
+const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 export default defineConfig({
-  plugins: [react()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  plugins: [
+    react(),
+    // The service worker (sw/sw.ts): precache of the shell and every chunk, outbox replay, push.
+    // Registered by src/app/shell/service-worker.ts (no injected script: the CSP allows no inline one).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+      manifest: {
+        id: '/',
+        name: 'Hearth',
+        short_name: 'Hearth',
+        description: 'Your journal, your voice, your calendar and your goals, in one safe place.',
+        lang: 'en-GB',
+        start_url: '/dashboard',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: '#3b2a6b',
+        background_color: '#fff8ef',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // Every route chunk too: they are small and hashed, and every screen then works offline.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        globIgnores: ['sw.js'],
+        // RxDB's chunk is large; a chunk past this would silently miss the precache, so fail instead.
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        rollupFormat: 'es',
+      },
+      devOptions: { enabled: false, type: 'module' },
+    }),
+  ],
+  resolve: { alias },
   define: {
     __BUILD_ID__: JSON.stringify(process.env.HEARTH_BUILD_ID ?? new Date().toISOString()),
     __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.0.0'),

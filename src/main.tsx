@@ -1,7 +1,9 @@
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
+import { startServiceWorker } from '@/app/shell/service-worker';
 import { startApiBaseSync } from '@/data/api-base-sync';
 import { loadAppConfig } from '@/data/app-config-store';
+import { startOutbox } from '@/data/outbox/start-outbox';
 import { getSettings } from '@/data/settings-store';
 import '@/app/styles/themes.css';
 import '@/app/styles/base.css';
@@ -11,6 +13,9 @@ import '@/app/styles/shell.css';
 document.documentElement.dataset.theme = getSettings().theme;
 startApiBaseSync();
 void loadAppConfig();
+// The worker (offline shell, outbox replay) and the page's side of the outbox.
+startServiceWorker();
+startOutbox();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

@@ -1,13 +1,34 @@
 import type { Account } from '@/contract/users';
 import { sessionExpired } from '@/api/events';
+import { getAppConfigSnapshot } from './app-config-store';
+import { effectiveClientSite } from './client-site';
 import { createStore, local, useStore } from './create-store';
+import type * as Lifecycles from './replica/lifecycle';
+import { getSettings } from './settings-store';
 
 /**
- * The signed-in account from GET /v1/auth/user, kept on the device so a reload or an offline start
- * keeps the person signed in. The seam the encrypted replica replaces in the next issue: until then
- * it is plain localStorage.
+ * The signed-in account (GET /v1/auth/user).
+ *
+ * Plain localStorage keeps only a non-personal stub: enough to know that a session exists and which
+ * replica to open (user id, site, user type, resident and home ids, feature flags, whether
+ * two-factor is set up). The whole account, names and email included, lives encrypted in the
+ * replica (`resident` collection, document `account`) and comes back when the replica opens.
+ * Until then `useAccount()` returns a provisional account built from the stub (empty names).
  */
 export const SESSION_KEY = 'hearth.session';
+
+type Flag = 0 | 1;
+export interface SessionStub {
+  v: 1;
+  user_id: string;
+  site: string | null;
+  user_type: { id: number; system_name: string };
+  resident_id: string | null;
+  home_id: string | null;
+  flags: { journal_enabled: Flag; voice_enabled: Flag; rewards_enabled: Flag };
+  mfa_configured: boolean;
+  mfa_required: boolean;
+}
 
 /**
  * What we stored came from GET /v1/auth/user, parsed with the contract's accountSchema at the time;
@@ -25,29 +46,171 @@ function looksLikeAccount(value: unknown): value is Account {
   );
 }
 
+function looksLikeStub(value: unknown): value is SessionStub {
+  if (!value || typeof value !== 'object') return false;
+  const stub = value as Partial<SessionStub>;
+  return (
+    stub.v === 1 &&
+    typeof stub.user_id === 'string' &&
+    typeof stub.user_type?.system_name === 'string' &&
+    typeof stub.user_type.id === 'number' &&
+    typeof stub.flags === 'object' &&
+    stub.flags !== null
+  );
+}
+
+const flag = (value: unknown): Flag => (value === 1 ? 1 : 0);
+
+function currentSite(): string | null {
+  try {
+    return effectiveClientSite(getSettings(), getAppConfigSnapshot());
+  } catch {
+    return null;
+  }
+}
+
+export function stubOf(account: Account, site: string | null): SessionStub {
+  const resident = account.user.resident;
+  return {
+    v: 1,
+    user_id: account.user.id,
+    site,
+    user_type: { id: account.user.user_type.id, system_name: account.user.user_type.system_name },
+    resident_id: resident?.id ?? null,
+    home_id: resident?.home_id ?? null,
+    flags: {
+      journal_enabled: flag(resident?.journal_enabled),
+      voice_enabled: flag(resident?.voice_enabled),
+      rewards_enabled: flag(resident?.rewards_enabled),
+    },
+    mfa_configured: account.mfa_configured,
+    mfa_required: account.mfa_required,
+  };
+}
+
+/** The account as far as the stub knows it; names stay empty until the replica gives them. */
+function provisionalAccount(stub: SessionStub): Account {
+  return {
+    success: true,
+    user: {
+      id: stub.user_id,
+      username: '',
+      first_name: '',
+      last_name: '',
+      email: null,
+      user_type_id: stub.user_type.id,
+      user_type: { id: stub.user_type.id, system_name: stub.user_type.system_name, name: '' },
+      themes: [],
+      has_photo: false,
+      resident: stub.resident_id
+        ? {
+            id: stub.resident_id,
+            home_id: stub.home_id ?? '',
+            first_name: '',
+            last_name: '',
+            preferred_name: null,
+            reward_points: 0,
+            ...stub.flags,
+          }
+        : null,
+    },
+    mfa_configured: stub.mfa_configured,
+    mfa_methods: [],
+    mfa_required: stub.mfa_required,
+    permissions: { homes: {} },
+  };
+}
+
+let stub: SessionStub | null = null;
+
 function load(): Account | null {
   const value = local.read(SESSION_KEY);
-  return looksLikeAccount(value) ? value : null;
+  if (looksLikeStub(value)) {
+    stub = value;
+    return provisionalAccount(value);
+  }
+  if (looksLikeAccount(value)) {
+    // An account stored in plain by an earlier version: keep only the stub from now on.
+    stub = stubOf(value, currentSite());
+    local.write(SESSION_KEY, stub);
+    pendingMigration = value;
+    return value;
+  }
+  return null;
 }
+
+/** A plain account found at start (earlier version): it moves into the replica when that opens. */
+let pendingMigration: Account | null = null;
 
 const store = createStore<Account | null>(load());
 
 export const getAccountSnapshot = store.get;
 export const subscribeSession = store.subscribe;
+/** The stored stub (null when signed out): which replica to open. */
+export const getSessionStub = (): SessionStub | null => stub;
+
+/** In the browser the replica follows the session; tests of the data layer drive it themselves. */
+let autoReplica = typeof window !== 'undefined' && typeof indexedDB !== 'undefined';
+export function setReplicaAutoOpen(enabled: boolean): void {
+  autoReplica = enabled;
+}
+
+type Lifecycle = typeof Lifecycles;
+function withLifecycle(task: (lifecycle: Lifecycle) => Promise<unknown>): void {
+  if (!autoReplica) return;
+  // Loaded on demand: RxDB stays out of the entry chunk.
+  void import('./replica/lifecycle')
+    .then(task)
+    .catch((error: unknown) => console.error('The local replica could not be opened', error));
+}
 
 export function setAccount(account: Account): void {
-  local.write(SESSION_KEY, account);
+  const site = currentSite();
+  stub = stubOf(account, site);
+  pendingMigration = null;
+  local.write(SESSION_KEY, stub);
+  store.set(account);
+  withLifecycle((lifecycle) => lifecycle.openReplicaForAccount(account, site));
+}
+
+/** The replica gave back the stored account (start from the stub): show it, keep the stub in step. */
+export function restoreAccount(account: Account): void {
+  if (!stub || account.user.id !== stub.user_id) return;
   store.set(account);
 }
 
-/** Signs the person out on this device. Only the signed-in state goes; other local data stays. */
+/** Signs the person out on this device. Only the signed-in state goes; the replica stays (closed). */
 export function clearSession(): void {
   local.remove(SESSION_KEY);
+  stub = null;
+  pendingMigration = null;
   store.set(null);
+  withLifecycle((lifecycle) => lifecycle.closeReplica());
 }
 
 /** A 401 or 419 anywhere: the server forgot the session. Local data is kept (ARCHITECTURE rule 4). */
 sessionExpired.subscribe(() => clearSession());
+
+// App start with a session: open its replica (the account comes back from it, decrypted).
+const startedWith = getSessionStub();
+if (startedWith) {
+  const started = startedWith;
+  const migrating = pendingMigration as Account | null;
+  withLifecycle((lifecycle) =>
+    migrating
+      ? lifecycle.openReplicaForAccount(migrating, started.site)
+      : lifecycle.openReplica(
+          {
+            userId: started.user_id,
+            site: started.site,
+            residentId: started.resident_id,
+            homeId: started.home_id,
+            homeIds: started.home_id ? [started.home_id] : [],
+          },
+          null,
+        ),
+  );
+}
 
 export const useAccount = (): Account | null => useStore(store);
 

@@ -1,26 +1,9 @@
-import { useEffect, useState } from 'react';
-import { getProfilePhoto } from '@/api/users/get-profile-photo';
+import { useUserPhoto } from './hooks/use-user-photo';
 
 /**
- * The profile photo of a user as an object URL (null while loading, without a photo, or offline).
- * The URL is revoked when the component unmounts or the user changes.
+ * The profile photo of a user as an object URL (null while loading, without a photo, or offline
+ * with nothing cached). Kept for existing screens; the cached, encrypted version is useUserPhoto.
  */
 export function useProfilePhoto(userId: string | null | undefined, hasPhoto = true): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    setUrl(null);
-    if (!userId || !hasPhoto || typeof URL.createObjectURL !== 'function') return;
-    const controller = new AbortController();
-    let objectUrl: string | null = null;
-    void getProfilePhoto(userId, controller.signal).then((result) => {
-      if (controller.signal.aborted || !result.ok || result.data.size === 0) return;
-      objectUrl = URL.createObjectURL(result.data);
-      setUrl(objectUrl);
-    });
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [userId, hasPhoto]);
-  return url;
+  return useUserPhoto(hasPhoto && userId ? userId : null);
 }

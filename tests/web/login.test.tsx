@@ -71,7 +71,10 @@ describe('login', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Hi Sam' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(getAccountSnapshot()?.user.username).toBe('sam');
-    expect(JSON.parse(localStorage.getItem('hearth.session') ?? 'null')?.user.username).toBe('sam');
+    // Plain storage keeps only the non-personal session stub; names live in the encrypted replica.
+    const stored = localStorage.getItem('hearth.session') ?? '';
+    expect(JSON.parse(stored || 'null')?.user_id).toBe(makeAccount().user.id);
+    expect(stored).not.toMatch(/sam|Samuel|Jones/i);
   });
 
   it('goes to verification carrying the two-factor id and methods', async () => {

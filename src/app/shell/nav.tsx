@@ -3,9 +3,12 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { chosenMessages } from '@/contract/messages';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
 import { themeNames, updateSettings, useSettings, type ThemeName } from '@/data/settings-store';
+import { countUnsent, wipeOutbox } from '@/data/outbox/outbox';
 import { signOut } from '@/data/sign-out';
+import { unsubscribeFromPush } from '@/features/dashboard/actions/unsubscribe-from-push';
 import { Icon, type IconName } from '@/components/icon';
 import { useToast } from '@/components/use-toast';
+import { UnsentDialog, unsentCount } from './unsent-dialog';
 
 interface Item {
   to: string;
@@ -43,6 +46,7 @@ export function Nav() {
   const { pathname } = useLocation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const visible = items.filter((item) => !item.flag || flags[item.flag]);
 
   useEffect(() => {
@@ -59,11 +63,23 @@ export function Nav() {
 
   useEffect(() => setOpen(false), [pathname]);
 
-  const logOut = async () => {
-    setOpen(false);
+  /** SPEC §4: push subscription removed (online, before the session ends), logout, local data wiped. */
+  const finishLogout = async (discard: boolean) => {
+    setConfirming(false);
+    // The person chose to delete what is unsent: drop it now so nothing is sent half-way through.
+    if (discard) await wipeOutbox().catch(() => undefined);
+    await unsubscribeFromPush();
     await signOut();
     toast.success(chosenMessages.loggedOut);
     navigate('/', { replace: true });
+  };
+
+  /** Something not yet sent would be deleted by the wipe: ask first. */
+  const logOut = async () => {
+    setOpen(false);
+    const counts = await countUnsent();
+    if (unsentCount(counts) > 0) setConfirming(true);
+    else await finishLogout(false);
   };
 
   const link = (item: Item, className: string) => (
@@ -166,6 +182,7 @@ export function Nav() {
           </button>
         </div>
       </dialog>
+      {confirming ? <UnsentDialog onSignOut={(discard) => void finishLogout(discard)} onCancel={() => setConfirming(false)} /> : null}
     </>
   );
 }

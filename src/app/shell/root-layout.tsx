@@ -3,8 +3,9 @@ import { LoadingBar } from './loading-bar';
 import { OfflineBanner } from './offline-banner';
 import { RouteEffects } from './route-effects';
 import { SessionToastBridge } from './session-toast-bridge';
+import { UpdateBanner } from './update-banner';
 
-/** Around every screen: skip link, loading bar, offline banner, titles and focus, the 419 toast. */
+/** Around every screen: skip link, loading bar, offline banner, update banner, titles and focus, the 419 toast. */
 export function RootLayout() {
   return (
     <>
@@ -13,6 +14,7 @@ export function RootLayout() {
       </a>
       <LoadingBar />
       <OfflineBanner />
+      <UpdateBanner />
       <RouteEffects />
       <SessionToastBridge />
       <Outlet />

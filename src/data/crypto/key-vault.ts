@@ -272,12 +272,24 @@ function resolveStore(options: KeyVaultOptions): KeyRecordStore | null {
 }
 
 function resolveLocalStorage(options: KeyVaultOptions): StorageLike | null {
-  if (options.localStorage !== undefined) return options.localStorage;
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null; // access can throw (opaque origins, blocked storage)
+  let local: StorageLike | null;
+  if (options.localStorage !== undefined) local = options.localStorage;
+  else {
+    try {
+      local = globalThis.localStorage ?? null;
+    } catch {
+      local = null; // access can throw (opaque origins, blocked storage)
+    }
   }
+  // A vault per owner (src/data/owner.ts) keeps its fallback copy under its own item name too.
+  const prefix = options.databaseName;
+  if (!local || !prefix) return local;
+  const inner = local;
+  return {
+    getItem: (item) => inner.getItem(`${prefix}:${item}`),
+    setItem: (item, value) => inner.setItem(`${prefix}:${item}`, value),
+    removeItem: (item) => inner.removeItem(`${prefix}:${item}`),
+  };
 }
 
 /** The default store: one object store in a dedicated IndexedDB database, opened per operation. */

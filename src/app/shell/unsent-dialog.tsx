@@ -1,0 +1,73 @@
+import './shell-updates.css';
+import { useEffect, useRef, useState } from 'react';
+import type { OutboxCounts } from '@/data/outbox/queue';
+import { useOutbox } from '@/data/outbox/use-outbox';
+import { waitForOutboxToDrain } from '@/data/outbox/outbox';
+
+/** How long "Wait for them to send" waits before asking again. */
+export const WAIT_FOR_SEND_MS = 30_000;
+
+export const unsentText = (count: number): string =>
+  count === 1 ? 'You have 1 thing that has not been sent yet' : `You have ${count} things that have not been sent yet`;
+
+export const unsentCount = (counts: OutboxCounts): number => counts.pending + counts.failed;
+
+interface Props {
+  /** Sign out now (after the outbox drained, or after the person chose to delete what is left). */
+  onSignOut: (discard: boolean) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Before logout, when the outbox still holds something (SPEC §4 logout wipes all local data):
+ * wait for it to send, or sign out and delete it.
+ */
+export function UnsentDialog({ onSignOut, onCancel }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const counts = useOutbox();
+  const [waiting, setWaiting] = useState(false);
+  const [stuck, setStuck] = useState(false);
+  const count = unsentCount(counts);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || element.open) return;
+    if (typeof element.showModal === 'function') element.showModal();
+    else element.setAttribute('open', '');
+  }, []);
+
+  const wait = async () => {
+    setWaiting(true);
+    setStuck(false);
+    const { counts: left } = await waitForOutboxToDrain(WAIT_FOR_SEND_MS);
+    setWaiting(false);
+    if (unsentCount(left) === 0) onSignOut(false);
+    else setStuck(true);
+  };
+
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="unsent-title" aria-describedby="unsent-help" onCancel={onCancel}>
+      <h2 id="unsent-title" className="section-title">
+        {unsentText(count)}
+      </h2>
+      <p id="unsent-help">
+        {waiting
+          ? 'Sending…'
+          : stuck
+            ? 'They could not all be sent. You may be offline, or one needs changing before it can be sent.'
+            : 'Signing out deletes everything Hearth keeps on this device.'}
+      </p>
+      <div className="dialog__actions">
+        <button type="button" className="button button--primary" disabled={waiting} onClick={() => void wait()}>
+          Wait for them to send
+        </button>
+        <button type="button" className="button button--secondary" disabled={waiting} onClick={() => onSignOut(true)}>
+          Sign out and delete them
+        </button>
+        <button type="button" className="button button--ghost" disabled={waiting} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

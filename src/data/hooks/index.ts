@@ -1,0 +1,12 @@
+/** The only way components read replicated data. */
+export type { Live } from './use-live';
+export type { CalendarPage, FeedbackCounts } from './queries';
+export type { SyncStatus } from './use-sync-status';
+export { useResidentDetails } from './use-resident-details';
+export { useAssociatedUsers } from './use-associated-users';
+export { useTodaysRoster } from './use-todays-roster';
+export { useFeedback, useFeedbackCounts } from './use-feedback';
+export { usePastCalendar, useUpcomingCalendar } from './use-calendar';
+export { useEventTypes } from './use-event-types';
+export { useUserPhoto } from './use-user-photo';
+export { useSyncStatus } from './use-sync-status';

@@ -1,0 +1,61 @@
+/**
+ * Profile photos cached encrypted in the replica's `files` collection (`photo:<user id>`, bytes as
+ * base64 in an encrypted field). Fetched through src/api when missing and online; a photo the
+ * server does not have is remembered (data null) for a day.
+ */
+import { getProfilePhoto } from '@/api/users/get-profile-photo';
+import type { ReplicaDatabase } from '../replica/replica-store';
+import { SYNCED, syncFields, type FileDoc } from '../replica/types';
+
+export const PHOTO_RETRY_AFTER_MS = 24 * 3600_000;
+export const photoKey = (userId: string): string => `photo:${userId}`;
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(binary);
+}
+
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+export function blobOf(doc: Pick<FileDoc, 'data' | 'content_type'>): Blob | null {
+  return doc.data ? new Blob([base64ToBytes(doc.data)], { type: doc.content_type }) : null;
+}
+
+/** True when the cached entry is missing, or a remembered "no photo" is old enough to ask again. */
+export function photoNeedsFetch(doc: FileDoc | null, now = Date.now()): boolean {
+  if (!doc) return true;
+  return doc.data === null && now - Date.parse(doc.updated_at) > PHOTO_RETRY_AFTER_MS;
+}
+
+const inFlight = new Map<string, Promise<void>>();
+
+/** Fetches one photo and stores it (or its absence) encrypted. Offline: nothing happens. */
+export function fetchAndCachePhoto(db: ReplicaDatabase, userId: string): Promise<void> {
+  const key = `${db.name}:${userId}`;
+  let running = inFlight.get(key);
+  if (!running) {
+    running = (async () => {
+      const result = await getProfilePhoto(userId);
+      if (!result.ok && result.status !== 404) return; // offline or failing: try another time
+      const data = result.ok && result.data.size > 0 ? bytesToBase64(new Uint8Array(await result.data.arrayBuffer())) : null;
+      const doc: FileDoc = {
+        id: photoKey(userId),
+        kind: 'photo',
+        updated_at: new Date().toISOString(),
+        content_type: result.ok ? result.data.type || 'application/octet-stream' : '',
+        data,
+        ...syncFields(SYNCED),
+      };
+      if (!db.closed) await db.files.upsert(doc);
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+  }
+  return running;
+}

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import type { Observable } from 'rxjs';
+import { useStore } from '../create-store';
+import type { ReplicaCollectionName } from '../replica/local-writes';
+import { replicaStore, type OpenReplica } from '../replica/replica-store';
+import { replicationStatus } from '../replication/sync-status';
+
+/** What every data hook returns. */
+export interface Live<T> {
+  data: T;
+  /** The replica is not open yet, or its first pull is still running and it has nothing to show. */
+  loading: boolean;
+}
+
+/** The open replica (null before sign-in or while it opens). */
+export const useReplica = (): OpenReplica | null => useStore(replicaStore);
+
+/**
+ * Subscribes to `factory(replica)` while the replica is open. `factory` must be memoised
+ * (useCallback): a new function is a new subscription, and an inline one would resubscribe forever.
+ */
+export function useLive<T>(
+  collection: ReplicaCollectionName,
+  factory: ((open: OpenReplica) => Observable<T>) | null,
+  initial: T,
+  isEmpty: (data: T) => boolean,
+): Live<T> {
+  const open = useReplica();
+  const firstPullPending = useStore(replicationStatus).firstPullPending.has(collection);
+  const [state, setState] = useState<{ open: OpenReplica; factory: unknown; data: T } | null>(null);
+
+  useEffect(() => {
+    if (!open || !factory) return;
+    const subscription = factory(open).subscribe({
+      next: (data) => setState({ open, factory, data }),
+      // A closed database or an undecryptable document: show nothing rather than crash the screen.
+      error: (error: unknown) => console.error('A replica query failed', error),
+    });
+    return () => subscription.unsubscribe();
+  }, [open, factory]);
+
+  const current = state && state.open === open && state.factory === factory ? state : null;
+  if (!open || !factory) return { data: initial, loading: !open };
+  if (!current) return { data: initial, loading: true };
+  return { data: current.data, loading: firstPullPending && isEmpty(current.data) };
+}

@@ -1,0 +1,176 @@
+import type { DataKey } from '../crypto/key-vault';
+import { openValue, sealBytes, sealValue } from './seal';
+import { describeBody } from './serialise';
+import { addRecord, allRecords, deleteRecords, updateRecord, type OutboxStoreOptions } from './store';
+import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, WriteInput } from './types';
+
+/** Queue operations on the store: no network, no DOM, no React (shared by page, worker and tests). */
+
+let counter = 0;
+function nextSeq(now: number): number {
+  counter = (counter + 1) % 1000;
+  return now * 1000 + counter;
+}
+
+/** Encrypts and stores one write. The body never touches IndexedDB in plain text. */
+export async function putWrite(
+  options: OutboxStoreOptions & { apiBase: string; now?: () => number },
+  key: DataKey,
+  input: WriteInput,
+): Promise<OutboxRecord> {
+  const id = input.idempotencyKey;
+  const now = (options.now ?? Date.now)();
+  const fileList = input.files ?? [];
+  const described = describeBody(
+    input,
+    fileList.map((file, index) => ({
+      name: typeof (file as File).name === 'string' && (file as File).name ? (file as File).name : `file-${index}`,
+      type: file.type || 'application/octet-stream',
+    })),
+  );
+  const request: OutboxRequest = {
+    method: input.methodOverride ? 'POST' : input.method,
+    base: options.apiBase.replace(/\/+$/, ''),
+    path: described.path,
+    body: described.body,
+  };
+  const meta: OutboxMeta = {
+    label: input.label,
+    local: input.local,
+    topics: input.topics ?? [],
+    failureMessage: input.failureMessage,
+  };
+  const files = await Promise.all(
+    fileList.map(async (file, index) => sealBytes(key, id, index, new Uint8Array(await file.arrayBuffer()))),
+  );
+  const record: OutboxRecord = {
+    id,
+    seq: nextSeq(now),
+    createdAt: now,
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+    leaseUntil: 0,
+    lastStatus: null,
+    meta: sealValue(key, id, 'meta', meta),
+    request: sealValue(key, id, 'request', request),
+    files,
+    failure: null,
+    notified: false,
+  };
+  await addRecord(options, record);
+  return record;
+}
+
+export interface OutboxCounts {
+  /** Waiting to be sent (including held). */
+  readonly pending: number;
+  /** Held until the person signs in again. */
+  readonly held: number;
+  /** Refused by the server; kept until retried or discarded. */
+  readonly failed: number;
+}
+
+export async function countRecords(options: OutboxStoreOptions): Promise<OutboxCounts> {
+  const records = await allRecords(options);
+  let pending = 0;
+  let held = 0;
+  let failed = 0;
+  for (const record of records) {
+    if (record.state === 'pending') pending += 1;
+    else if (record.state === 'held') {
+      pending += 1;
+      held += 1;
+    } else if (record.state === 'failed') failed += 1;
+  }
+  return { pending, held, failed };
+}
+
+/** After the person signs in again: held entries go back to pending, to be sent now. */
+export async function releaseHeld(options: OutboxStoreOptions): Promise<number> {
+  const records = await allRecords(options);
+  let released = 0;
+  for (const record of records.filter((r) => r.state === 'held')) {
+    const written = await updateRecord(options, record.id, (current) =>
+      current.state === 'held' ? { ...current, state: 'pending', nextAttemptAt: 0, leaseUntil: 0 } : null,
+    );
+    if (written) released += 1;
+  }
+  return released;
+}
+
+/** A failed entry is sent again (the person changed nothing, or the server was fixed). */
+export async function retryRecord(options: OutboxStoreOptions, id: string): Promise<boolean> {
+  const written = await updateRecord(options, id, (current) =>
+    current.state === 'failed' && current.request
+      ? { ...current, state: 'pending', nextAttemptAt: 0, leaseUntil: 0, attempts: 0, failure: null, notified: false }
+      : null,
+  );
+  return written !== null;
+}
+
+/** Removes every unsent entry (logout's "Sign out and delete them"). Returns their local documents. */
+export async function removeUnsent(options: OutboxStoreOptions, key: DataKey | null): Promise<LocalRef[]> {
+  const records = (await allRecords(options)).filter((r) => r.state !== 'sent');
+  const refs: LocalRef[] = [];
+  if (key) {
+    for (const record of records) {
+      try {
+        const meta = openValue<OutboxMeta>(key, record.id, 'meta', record.meta);
+        if (meta.local) refs.push(meta.local);
+      } catch {
+        // unreadable: nothing to tell the replica
+      }
+    }
+  }
+  await deleteRecords(options, records.map((r) => r.id));
+  return refs;
+}
+
+export interface Outcome {
+  readonly id: string;
+  readonly state: 'sent' | 'failed';
+  readonly meta: OutboxMeta | null;
+  readonly message: string | null;
+}
+
+/** Outcomes (sent, failed) not yet applied to the local replica, plus the local documents still waiting. */
+export async function pendingOutcomes(
+  options: OutboxStoreOptions,
+  key: DataKey,
+): Promise<{ outcomes: Outcome[]; waitingDocs: Set<string> }> {
+  const records = await allRecords(options);
+  const outcomes: Outcome[] = [];
+  const waitingDocs = new Set<string>();
+  for (const record of records) {
+    let meta: OutboxMeta | null = null;
+    try {
+      meta = openValue<OutboxMeta>(key, record.id, 'meta', record.meta);
+    } catch {
+      meta = null;
+    }
+    if ((record.state === 'pending' || record.state === 'held') && meta?.local) {
+      waitingDocs.add(`${meta.local.collection}/${meta.local.id}`);
+    }
+    if (record.notified || (record.state !== 'sent' && record.state !== 'failed')) continue;
+    let message: string | null = null;
+    if (record.state === 'failed') {
+      try {
+        message = record.failure ? openValue<string>(key, record.id, 'failure', record.failure) : meta?.failureMessage ?? null;
+      } catch {
+        message = meta?.failureMessage ?? null;
+      }
+    }
+    outcomes.push({ id: record.id, state: record.state, meta, message });
+  }
+  return { outcomes, waitingDocs };
+}
+
+/** An outcome was applied: a sent entry goes for good, a failed one stays (with its body) but is marked. */
+export async function markApplied(options: OutboxStoreOptions, outcome: Outcome): Promise<void> {
+  await updateRecord(options, outcome.id, (current) => {
+    if (current.state === 'sent') return 'delete';
+    if (current.state === 'failed') return { ...current, notified: true };
+    return null;
+  });
+}

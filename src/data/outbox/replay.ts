@@ -1,0 +1,341 @@
+import { CSRF_HEADER_NAME } from '@/contract/http';
+import type { DataKey } from '../crypto/key-vault';
+import { isRetryable, retryDelayMs } from './backoff';
+import { openBytes, openValue, sealValue } from './seal';
+import { buildBody } from './serialise';
+import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
+import { IDEMPOTENCY_KEY_HEADER, OUTBOX_LOCK, type OutboxMessage, type OutboxMeta, type OutboxRecord, type OutboxRequest } from './types';
+
+/**
+ * The one replayer, shared by the service worker and the page (when no worker controls it).
+ *
+ * Rules: 2xx → sent (body wiped; a page marks the local document synced and re-syncs);
+ * 401/419 → held, and nothing more is sent until the person signs in again (`resumeHeld`);
+ * 422 and other refusals → failed with the server's message, body kept; network error, 408, 409,
+ * 425, 429, 5xx → retried with exponential backoff. Entries for the same local document go in
+ * order: a later one waits while an earlier one is not through. Every request carries the entry's
+ * Idempotency-Key, so a repeat (a lease that expired mid-flight, a lost answer) is harmless.
+ *
+ * One replayer at a time: a Web Lock where the platform has one (page and worker share it), an
+ * in-process mutex otherwise, and, under both, a lease written atomically on the entry itself.
+ */
+
+export interface TransportRequest {
+  readonly method: 'POST' | 'PUT';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | FormData;
+}
+
+/** status 0: the network failed. `body` is the parsed JSON answer, or null. */
+export interface TransportResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly retryAfterMs?: number | null;
+}
+
+export interface Transport {
+  /** The anti-forgery token for writes to `base`; null when it cannot be had now (wait for a page). */
+  csrfToken(base: string): Promise<string | null>;
+  send(request: TransportRequest): Promise<TransportResponse>;
+}
+
+export interface ReplayOptions extends OutboxStoreOptions {
+  /** The data key, or null when this context cannot read it (the worker never creates one). */
+  getKey(): Promise<DataKey | null>;
+  readonly transport: Transport;
+  notify?(message: OutboxMessage): void;
+  now?(): number;
+  random?(): number;
+  /** false: no lock and no coalescing (tests use it to prove the lease alone prevents doubles). */
+  readonly exclusive?: boolean;
+}
+
+export interface ReplayReport {
+  sent: number;
+  failed: number;
+  retrying: number;
+  held: boolean;
+  /** Why nothing could be sent: no readable key, or no CSRF token in this context. */
+  waitingFor: 'key' | 'csrf' | null;
+  /** The earliest time a backed-off entry may go again. */
+  nextAttemptAt: number | null;
+  /** Entries not yet sent (pending, held, failed). */
+  remaining: number;
+}
+
+/** How long a replayer owns an entry it is sending. */
+export const LEASE_MS = 90_000;
+
+const emptyReport = (): ReplayReport => ({
+  sent: 0,
+  failed: 0,
+  retrying: 0,
+  held: false,
+  waitingFor: null,
+  nextAttemptAt: null,
+  remaining: 0,
+});
+
+const localKey = (meta: OutboxMeta): string | null => (meta.local ? `${meta.local.collection}/${meta.local.id}` : null);
+
+export function messageOf(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const message = (body as Record<string, unknown>).message;
+    if (typeof message === 'string') return message;
+  }
+  return '';
+}
+
+/** One pass over the queue. */
+async function pass(options: ReplayOptions): Promise<ReplayReport> {
+  const now = options.now ?? Date.now;
+  const report = emptyReport();
+  const records = await allRecords(options);
+  const unsent = records.filter((r) => r.state !== 'sent');
+  report.remaining = unsent.length;
+  if (unsent.some((r) => r.state === 'held')) {
+    report.held = true;
+    return report;
+  }
+  if (!unsent.some((r) => r.state === 'pending')) return report;
+
+  const key = await options.getKey().catch(() => null);
+  if (!key) {
+    report.waitingFor = 'key';
+    options.notify?.({ type: 'outbox:need-page', reason: 'key' });
+    return report;
+  }
+
+  const blocked = new Set<string>();
+  const tokens = new Map<string, string | null>();
+
+  for (const record of unsent) {
+    let meta: OutboxMeta;
+    try {
+      meta = openValue<OutboxMeta>(key, record.id, 'meta', record.meta);
+    } catch {
+      // Not readable with this key (it was replaced): it can never be sent.
+      await markUnreadable(options, record, now());
+      report.failed += 1;
+      continue;
+    }
+    const docKey = localKey(meta);
+    const t = now();
+    const ready = record.state === 'pending' && record.nextAttemptAt <= t && record.leaseUntil <= t;
+    if (!ready || (docKey && blocked.has(docKey))) {
+      if (docKey) blocked.add(docKey);
+      if (record.state === 'pending' && record.nextAttemptAt > t) {
+        report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, record.nextAttemptAt);
+      }
+      continue;
+    }
+
+    let request: OutboxRequest;
+    try {
+      if (!record.request) throw new Error('no request');
+      request = openValue<OutboxRequest>(key, record.id, 'request', record.request);
+    } catch {
+      await markUnreadable(options, record, now());
+      report.failed += 1;
+      if (docKey) blocked.add(docKey);
+      continue;
+    }
+
+    if (!tokens.has(request.base)) tokens.set(request.base, await options.transport.csrfToken(request.base).catch(() => null));
+    const token = tokens.get(request.base) ?? null;
+    if (token === null) {
+      report.waitingFor = 'csrf';
+      options.notify?.({ type: 'outbox:need-page', reason: 'csrf' });
+      break;
+    }
+
+    // Claim: atomically, only if still ready.
+    const claimed = await updateRecord(options, record.id, (current) => {
+      const at = now();
+      if (current.state !== 'pending' || current.nextAttemptAt > at || current.leaseUntil > at) return null;
+      return { ...current, leaseUntil: at + LEASE_MS };
+    });
+    if (!claimed) {
+      if (docKey) blocked.add(docKey);
+      continue;
+    }
+
+    let files: Uint8Array<ArrayBuffer>[];
+    try {
+      files = claimed.files.map((sealed, index) => openBytes(key, record.id, index, sealed));
+    } catch {
+      await markUnreadable(options, claimed, now());
+      report.failed += 1;
+      if (docKey) blocked.add(docKey);
+      continue;
+    }
+    const { body, contentType } = buildBody(request.body, files);
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      [IDEMPOTENCY_KEY_HEADER]: record.id,
+      [CSRF_HEADER_NAME]: token,
+    };
+    if (contentType) headers['Content-Type'] = contentType;
+
+    let response: TransportResponse;
+    try {
+      response = await options.transport.send({ method: request.method, url: `${request.base}${request.path}`, headers, body });
+    } catch {
+      response = { status: 0, body: null };
+    }
+    const status = response.status;
+
+    if (status >= 200 && status < 300) {
+      await updateRecord(options, record.id, (current) => ({
+        ...current,
+        state: 'sent',
+        request: null,
+        files: [],
+        failure: null,
+        leaseUntil: 0,
+        attempts: current.attempts + 1,
+        lastStatus: status,
+        notified: false,
+      }));
+      report.sent += 1;
+      options.notify?.({ type: 'outbox:changed' });
+      continue;
+    }
+
+    if (status === 401 || status === 419) {
+      await updateRecord(options, record.id, (current) => ({
+        ...current,
+        state: 'held',
+        leaseUntil: 0,
+        attempts: current.attempts + 1,
+        lastStatus: status,
+      }));
+      report.held = true;
+      options.notify?.({ type: 'outbox:held', status });
+      options.notify?.({ type: 'outbox:changed' });
+      break;
+    }
+
+    if (isRetryable(status)) {
+      const at = now();
+      await updateRecord(options, record.id, (current) => {
+        const attempts = current.attempts + 1;
+        return {
+          ...current,
+          attempts,
+          leaseUntil: 0,
+          lastStatus: status,
+          nextAttemptAt: at + retryDelayMs(attempts, options.random, response.retryAfterMs ?? null),
+        };
+      }).then((written) => {
+        if (written) report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, written.nextAttemptAt);
+      });
+      report.retrying += 1;
+      if (docKey) blocked.add(docKey);
+      options.notify?.({ type: 'outbox:changed' });
+      continue;
+    }
+
+    // 422 and any other refusal: failed, the body kept, the server's message (or ours) recorded.
+    const message = messageOf(response.body) || meta.failureMessage;
+    await updateRecord(options, record.id, (current) => ({
+      ...current,
+      state: 'failed',
+      leaseUntil: 0,
+      attempts: current.attempts + 1,
+      lastStatus: status,
+      failure: sealValue(key, record.id, 'failure', message),
+      notified: false,
+    }));
+    report.failed += 1;
+    if (docKey) blocked.add(docKey);
+    options.notify?.({ type: 'outbox:changed' });
+  }
+
+  const after = await allRecords(options);
+  report.remaining = after.filter((r) => r.state !== 'sent').length;
+  return report;
+}
+
+async function markUnreadable(options: ReplayOptions, record: OutboxRecord, _at: number): Promise<void> {
+  await updateRecord(options, record.id, (current) => ({ ...current, state: 'failed', leaseUntil: 0, failure: null, notified: false }));
+  options.notify?.({ type: 'outbox:changed' });
+}
+
+/** Passes until one sends nothing new (entries queued meanwhile go in the same run). */
+async function drain(options: ReplayOptions): Promise<ReplayReport> {
+  let total = emptyReport();
+  for (let round = 0; round < 20; round += 1) {
+    const report = await pass(options);
+    total = {
+      ...report,
+      sent: total.sent + report.sent,
+      failed: total.failed + report.failed,
+      retrying: total.retrying + report.retrying,
+    };
+    if (report.sent === 0 || report.held || report.waitingFor) break;
+  }
+  return total;
+}
+
+// --- one replayer at a time -------------------------------------------------------------------
+
+const mutexes = new Map<string, Promise<unknown>>();
+
+async function exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (locks && typeof locks.request === 'function') {
+    return locks.request(name, { mode: 'exclusive' }, () => work()) as Promise<T>;
+  }
+  const previous = mutexes.get(name) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  const tail = run.catch(() => undefined);
+  mutexes.set(name, tail);
+  void tail.then(() => {
+    if (mutexes.get(name) === tail) mutexes.delete(name);
+  });
+  return run;
+}
+
+interface Running {
+  promise: Promise<ReplayReport>;
+  again: boolean;
+}
+const running = new Map<string, Running>();
+
+/**
+ * Replays what is ready. Calls made while a replay runs in this context join it (and make it go
+ * round once more); other contexts wait for the lock.
+ */
+export function replayOutbox(options: ReplayOptions): Promise<ReplayReport> {
+  if (options.exclusive === false) return drain(options);
+  const name = `${OUTBOX_LOCK}:${options.databaseName ?? 'default'}`;
+  const current = running.get(name);
+  if (current) {
+    current.again = true;
+    return current.promise;
+  }
+  const state: Running = { promise: Promise.resolve(emptyReport()), again: false };
+  state.promise = (async () => {
+    try {
+      let total = emptyReport();
+      let report: ReplayReport;
+      do {
+        state.again = false;
+        report = await exclusively(name, () => drain(options));
+        total = {
+          ...report,
+          sent: total.sent + report.sent,
+          failed: total.failed + report.failed,
+          retrying: total.retrying + report.retrying,
+        };
+      } while (state.again && !report.held && !report.waitingFor);
+      return total;
+    } finally {
+      running.delete(name);
+    }
+  })();
+  running.set(name, state);
+  return state.promise;
+}

@@ -1,0 +1,67 @@
+import type { MultipartPart, OutboxBody, WriteInput } from './types';
+
+/**
+ * SPEC §5 request shapes. Entry writes are multipart: null/undefined values are skipped, arrays
+ * (shared_with) are repeated as `name[]`, files go as `files[0]`, `files[1]`, …, and an update is a
+ * POST with `_method=PUT` (query string, as SPEC §7 writes it, and form field). App settings and
+ * push are JSON.
+ */
+export function fieldParts(fields: Readonly<Record<string, unknown>>): MultipartPart[] {
+  const parts: MultipartPart[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === null || value === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item === null || item === undefined) continue;
+        parts.push({ name: `${name}[]`, value: scalar(item) });
+      }
+      continue;
+    }
+    parts.push({ name, value: scalar(value) });
+  }
+  return parts;
+}
+
+function scalar(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  // Structured values (a canvas drawing, a reaction object) travel as JSON text.
+  return JSON.stringify(value);
+}
+
+/** The body to store (files by index; their bytes are sealed separately) and the final path. */
+export function describeBody(input: WriteInput, files: readonly { name: string; type: string }[]): { path: string; body: OutboxBody } {
+  const override = input.methodOverride === 'PUT';
+  const path = override ? withQuery(input.path, '_method', 'PUT') : input.path;
+  if (input.json !== undefined) {
+    if (input.fields || files.length) throw new Error('An outbox write is either JSON or multipart');
+    return { path, body: { kind: 'json', json: JSON.stringify(input.json) } };
+  }
+  const parts = fieldParts(input.fields ?? {});
+  if (override) parts.push({ name: '_method', value: 'PUT' });
+  files.forEach((file, index) => parts.push({ name: `files[${index}]`, file: index, filename: file.name, type: file.type }));
+  return { path, body: { kind: 'multipart', parts } };
+}
+
+function withQuery(path: string, name: string, value: string): string {
+  if (new RegExp(`[?&]${name}=`).test(path)) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+}
+
+/** Rebuilds the body to send: a JSON string, or FormData whose files come from the decrypted bytes. */
+export function buildBody(body: OutboxBody, files: readonly Uint8Array<ArrayBuffer>[]): { body: string | FormData; contentType: string | null } {
+  if (body.kind === 'json') return { body: body.json, contentType: 'application/json' };
+  const form = new FormData();
+  for (const part of body.parts) {
+    if ('value' in part) {
+      form.append(part.name, part.value);
+    } else {
+      const bytes = files[part.file];
+      if (!bytes) throw new Error(`Outbox entry lacks file ${part.file}`);
+      form.append(part.name, new Blob([bytes], { type: part.type }), part.filename);
+    }
+  }
+  // fetch sets multipart/form-data with its boundary.
+  return { body: form, contentType: null };
+}

@@ -1,0 +1,100 @@
+import { destroyKeys } from '../crypto/key-vault';
+import { subscribeSession, getAccountSnapshot } from '../session-store';
+import { registerWipeStep, type WipeContext } from '../sign-out';
+import { currentOwner, keyDatabaseFor, onOwnerChange, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
+import { applyOutcomes, flushOutbox, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
+import type { OutboxMessage } from './types';
+
+/** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
+async function deletePersonalCaches(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => !name.includes('precache')).map((name) => caches.delete(name)));
+}
+
+/** The browser side of the push subscription (the server side is removed before logout, online). */
+async function dropBrowserPushSubscription(): Promise<void> {
+  const container = globalThis.navigator?.serviceWorker;
+  if (!container) return;
+  const registration = await container.getRegistration();
+  const subscription = await registration?.pushManager?.getSubscription();
+  await subscription?.unsubscribe();
+}
+
+/**
+ * SPEC §4 logout: the outbox, the push subscription, personal caches, then this person's data key
+ * (other people's replicas on a shared device keep theirs: src/data/owner.ts).
+ */
+export async function outboxWipeStep(context: WipeContext): Promise<void> {
+  const owner = context.userId ? await ownerIdFor(context.site, context.userId) : currentOwner();
+  const failures: unknown[] = [];
+  const attempt = async (step: () => Promise<void>) => {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  };
+  await attempt(dropBrowserPushSubscription);
+  await attempt(wipeOutbox);
+  await attempt(deletePersonalCaches);
+  if (owner) await attempt(() => destroyKeys({ databaseName: keyDatabaseFor(owner) }));
+  await attempt(() => setActiveOwner(null));
+  rememberOwner(null);
+  if (failures.length) throw failures[0];
+}
+
+let started = false;
+
+/**
+ * App start: replay what is waiting (entries written offline before the app was closed), apply
+ * outcomes the worker produced while no page was open, and replay again when the browser comes
+ * back online, when the page becomes visible, and after the person signs in again.
+ */
+export function startOutbox(): () => void {
+  if (started) return () => undefined;
+  started = true;
+  registerWipeStep(outboxWipeStep);
+
+  const cleanups: (() => void)[] = [listenToOutboxChannel()];
+  const onOnline = () => flushOutbox();
+  window.addEventListener('online', onOnline);
+  cleanups.push(() => window.removeEventListener('online', onOnline));
+
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') flushOutbox();
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
+
+  const container = navigator.serviceWorker;
+  if (container) {
+    const onMessage = (event: MessageEvent<OutboxMessage>) => {
+      if (typeof event.data?.type === 'string' && event.data.type.startsWith('outbox:')) handleOutboxMessage(event.data);
+    };
+    container.addEventListener('message', onMessage);
+    cleanups.push(() => container.removeEventListener('message', onMessage));
+  }
+
+  let signedIn = getAccountSnapshot() !== null;
+  cleanups.push(
+    subscribeSession(() => {
+      const now = getAccountSnapshot() !== null;
+      if (now && !signedIn) void resumeOutbox();
+      signedIn = now;
+    }),
+  );
+
+  // The replica opens (and names its owner) after start-up: that is when this person's queue exists.
+  cleanups.push(
+    onOwnerChange((owner) => {
+      if (owner) void applyOutcomes().finally(() => flushOutbox());
+    }),
+  );
+  void applyOutcomes().finally(() => flushOutbox());
+
+  return () => {
+    for (const cleanup of cleanups) cleanup();
+    started = false;
+  };
+}

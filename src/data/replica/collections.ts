@@ -1,0 +1,221 @@
+/**
+ * The replica's collections (7 of RxDB open-core's 13; journal, voice, comments, tasks, rewards
+ * and documents join later, and small lookup lists share `lookups`).
+ *
+ * Clear: only what queries, sorting and replication need (ids, updated_at, dates and times used as
+ * sort keys, type, awaiting/locked state, kind, sync_state, outbox id). Encrypted: everything a
+ * person wrote or that describes a person (names, titles, descriptions, comments, excerpts,
+ * photos, dates of birth, settings, flags, points, the account).
+ *
+ * Version 0 everywhere; `migrationStrategies` is where version 1 goes (defineCollection insists).
+ */
+import { defineCollection } from '../database/create-database';
+import type { CalendarDoc, FeedbackDoc, FileDoc, LookupDoc, ResidentCollectionDoc, RosterDoc, StaffDoc } from './types';
+
+const id = { type: 'string', maxLength: 64 } as const;
+const timestamp = { type: 'string', maxLength: 40 } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const looseObject = { type: 'object' } as const;
+const nullableObject = { type: ['object', 'null'] } as const;
+
+const syncProperties = {
+  sync_state: { type: 'string', enum: ['synced', 'pending', 'failed'], maxLength: 8 },
+  sync_message: nullableString,
+  sync_outbox_id: { type: ['string', 'null'], maxLength: 64 },
+  /** The server's copy that arrived while a local change was pending (encrypted). */
+  sync_server: nullableObject,
+} as const;
+const syncRequired = ['sync_state', 'sync_message', 'sync_outbox_id'] as const;
+
+export const residentCollection = defineCollection<ResidentCollectionDoc>()({
+  schema: {
+    title: 'resident',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      kind: { type: 'string', enum: ['details', 'account'], maxLength: 8 },
+      updated_at: timestamp,
+      user_id: id,
+      home_id: id,
+      home: looseObject,
+      first_name: { type: 'string' },
+      last_name: { type: 'string' },
+      preferred_name: nullableString,
+      date_of_birth: nullableString,
+      reward_points: { type: 'integer' },
+      key_worker: nullableObject,
+      app_settings: looseObject,
+      journal_enabled: { type: 'integer' },
+      voice_enabled: { type: 'integer' },
+      rewards_enabled: { type: 'integer' },
+      account: looseObject,
+      ...syncProperties,
+    },
+    required: ['id', 'kind', 'updated_at', ...syncRequired],
+  },
+  encrypted: [
+    'home',
+    'first_name',
+    'last_name',
+    'preferred_name',
+    'date_of_birth',
+    'reward_points',
+    'key_worker',
+    'app_settings',
+    'journal_enabled',
+    'voice_enabled',
+    'rewards_enabled',
+    'account',
+    'sync_message',
+    'sync_server',
+  ],
+});
+
+export const staffCollection = defineCollection<StaffDoc>()({
+  schema: {
+    title: 'staff',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      first_name: { type: 'string' },
+      last_name: { type: 'string' },
+      job_title: nullableString,
+      has_photo: { type: 'boolean' },
+      ...syncProperties,
+    },
+    required: ['id', 'updated_at', 'first_name', 'last_name', 'job_title', 'has_photo', ...syncRequired],
+  },
+  encrypted: ['first_name', 'last_name', 'job_title', 'sync_message', 'sync_server'],
+});
+
+export const rotaCollection = defineCollection<RosterDoc>()({
+  schema: {
+    title: 'rota',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      home_id: id,
+      user_id: id,
+      shift_date: { type: 'string', maxLength: 10 },
+      starts_at: { type: 'string', maxLength: 5 },
+      ends_at: { type: 'string', maxLength: 5 },
+      user: looseObject,
+      ...syncProperties,
+    },
+    required: ['id', 'updated_at', 'home_id', 'user_id', 'shift_date', 'starts_at', 'ends_at', 'user', ...syncRequired],
+    indexes: [['shift_date', 'starts_at']],
+  },
+  encrypted: ['user', 'sync_message', 'sync_server'],
+});
+
+export const calendarCollection = defineCollection<CalendarDoc>()({
+  schema: {
+    title: 'calendar',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      resident_id: id,
+      start_date: { type: 'string', maxLength: 10 },
+      start_time: { type: ['string', 'null'], maxLength: 5 },
+      end_date: { type: 'string', maxLength: 10 },
+      end_time: { type: ['string', 'null'], maxLength: 5 },
+      sort_key: { type: 'string', maxLength: 16 },
+      event: looseObject,
+      ...syncProperties,
+    },
+    required: ['id', 'updated_at', 'resident_id', 'start_date', 'start_time', 'end_date', 'end_time', 'sort_key', 'event', ...syncRequired],
+    indexes: ['sort_key', ['start_date', 'sort_key']],
+  },
+  encrypted: ['event', 'sync_message', 'sync_server'],
+});
+
+export const lookupsCollection = defineCollection<LookupDoc>()({
+  schema: {
+    title: 'lookups',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      kind: { type: 'string', maxLength: 32 },
+      updated_at: timestamp,
+      name: { type: 'string' },
+      data: nullableObject,
+      ...syncProperties,
+    },
+    required: ['id', 'kind', 'updated_at', 'name', 'data', ...syncRequired],
+    indexes: ['kind'],
+  },
+  encrypted: ['name', 'data', 'sync_message', 'sync_server'],
+});
+
+export const feedbackCollection = defineCollection<FeedbackDoc>()({
+  schema: {
+    title: 'feedback',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      type: { type: 'string', enum: ['journal', 'voice'], maxLength: 8 },
+      resident_id: id,
+      entry_id: id,
+      comment_id: id,
+      count: { type: 'integer' },
+      awaiting_resident_response: { type: 'boolean' },
+      locked_at: { type: ['string', 'null'], maxLength: 40 },
+      reaction: nullableString,
+      entry: looseObject,
+      category: nullableObject,
+      latest_comment: looseObject,
+      ...syncProperties,
+    },
+    required: [
+      'id', 'updated_at', 'type', 'resident_id', 'entry_id', 'comment_id', 'count', 'awaiting_resident_response',
+      'locked_at', 'reaction', 'entry', 'category', 'latest_comment', ...syncRequired,
+    ],
+    indexes: [['type', 'comment_id']],
+  },
+  encrypted: ['reaction', 'entry', 'category', 'latest_comment', 'sync_message', 'sync_server'],
+});
+
+export const filesCollection = defineCollection<FileDoc>()({
+  schema: {
+    title: 'files',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id: { type: 'string', maxLength: 128 },
+      kind: { type: 'string', maxLength: 16 },
+      updated_at: timestamp,
+      content_type: { type: 'string' },
+      data: nullableString,
+      ...syncProperties,
+    },
+    required: ['id', 'kind', 'updated_at', 'content_type', 'data', ...syncRequired],
+  },
+  encrypted: ['content_type', 'data', 'sync_message', 'sync_server'],
+});
+
+export const replicaCollections = {
+  resident: residentCollection,
+  staff: staffCollection,
+  rota: rotaCollection,
+  calendar: calendarCollection,
+  lookups: lookupsCollection,
+  feedback: feedbackCollection,
+  files: filesCollection,
+};

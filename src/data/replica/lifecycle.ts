@@ -1,0 +1,216 @@
+/**
+ * Opening, closing and wiping the signed-in person's replica.
+ *
+ * One RxDB database per person: its name is derived from SHA-256(site + user id), so two young
+ * people on a shared tablet never share (or even learn the name of) each other's replica. The data
+ * key comes from the device key vault (getOrCreateDataKey) before anything is opened.
+ */
+import type { Account } from '@/contract/users';
+import { sessionExpired } from '@/api/events';
+import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
+import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
+import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
+import { startReplication, type ReplicationHandle, type ReplicationOptions } from '../replication/controller';
+import { resetStatus } from '../replication/sync-status';
+import { restoreAccount } from '../session-store';
+import { replicaCollections } from './collections';
+import { replicaStore, type OpenReplica, type ReplicaIdentity } from './replica-store';
+import { ACCOUNT_DOC_ID, SYNCED, syncFields, type AccountDoc } from './types';
+
+export interface ReplicaOptions extends HearthStorageOptions {
+  /** Default true in the browser (several tabs). Tests pass false. */
+  readonly multiInstance?: boolean;
+  /** Tests inject a key; the app reads the device's key vault. */
+  readonly key?: DataKey;
+  /** Default true; false opens the replica without pulling (tests of local logic). */
+  readonly replicate?: boolean;
+  readonly replication?: ReplicationOptions;
+}
+
+let defaults: ReplicaOptions = {};
+/** Tests set fake-indexeddb and friends once. */
+export function configureReplica(options: ReplicaOptions): void {
+  defaults = { ...options };
+}
+
+let replication: ReplicationHandle | null = null;
+let lastName: string | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Serialises open/close/wipe so they never interleave. */
+function enqueue<T>(task: () => Promise<T>): Promise<T> {
+  const next = queue.then(task, task);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** The replica is named by its owner id (src/data/owner.ts): a hash, nothing personal. */
+export const replicaNameFor = ownerIdFor;
+
+export function identityOf(account: Account, site: string | null): ReplicaIdentity {
+  return {
+    userId: account.user.id,
+    site,
+    residentId: account.user.resident?.id ?? null,
+    homeId: account.user.resident?.home_id ?? null,
+    homeIds: Object.keys(account.permissions.homes),
+  };
+}
+
+function accountDoc(account: Account): AccountDoc {
+  return {
+    id: ACCOUNT_DOC_ID,
+    kind: 'account',
+    user_id: account.user.id,
+    updated_at: new Date().toISOString(),
+    account,
+    ...syncFields(SYNCED),
+  };
+}
+
+/**
+ * Opens (or keeps) the replica of `identity`; with `account`, stores it encrypted there; without,
+ * reads it back from the replica and hands it to the session store (app start from the stub).
+ * Starts replication unless told not to. Never waits on the network.
+ */
+export function openReplica(identity: ReplicaIdentity, account: Account | null, options: ReplicaOptions = {}): Promise<OpenReplica> {
+  return enqueue(async () => {
+    const opts = { ...defaults, ...options };
+    const name = await replicaNameFor(identity.site, identity.userId);
+    let current = replicaStore.get();
+    if (current && current.name !== name) {
+      await closeNow();
+      current = null;
+    }
+    if (!current) {
+      // Each person has their own data key: signing out destroys only theirs (src/data/owner.ts).
+      const key = opts.key ?? (await getOrCreateDataKey({ databaseName: keyDatabaseFor(name) })).key;
+      const db = await createHearthDatabase({
+        name,
+        key,
+        collections: replicaCollections,
+        multiInstance: opts.multiInstance ?? true,
+        ...(opts.indexedDB ? { indexedDB: opts.indexedDB } : {}),
+        ...(opts.IDBKeyRange ? { IDBKeyRange: opts.IDBKeyRange } : {}),
+      });
+      lastName = name;
+      // The outbox (page and service worker) now queues and replays for this person only.
+      rememberOwner(name);
+      await setActiveOwner(name, opts.indexedDB ?? globalThis.indexedDB).catch(() => undefined);
+      current = { db, name, identity };
+    }
+    const previous = replicaStore.get();
+    if (account) {
+      await current.db.resident.upsert(accountDoc(account));
+      current = { ...current, identity };
+    } else {
+      const stored = await current.db.resident.findOne(ACCOUNT_DOC_ID).exec().catch(() => null);
+      const restored = stored?.get('account') as Account | undefined;
+      if (restored && restored.user.id === identity.userId) {
+        restoreAccount(restored);
+        // The stub lacks the homes: take them from the stored account.
+        current = { ...current, identity: { ...identityOf(restored, identity.site), ...pickKnown(identity) } };
+      }
+    }
+    const identityChanged = JSON.stringify(previous?.identity) !== JSON.stringify(current.identity);
+    replicaStore.set(current);
+    if (opts.replicate !== false && (!replication || replication.stopped || identityChanged)) {
+      await replication?.stop();
+      replication = startReplication(current, opts.replication);
+    }
+    return current;
+  });
+}
+
+function pickKnown(identity: ReplicaIdentity): Partial<ReplicaIdentity> {
+  const known: { -readonly [K in keyof ReplicaIdentity]?: ReplicaIdentity[K] } = {};
+  if (identity.residentId) known.residentId = identity.residentId;
+  if (identity.homeId) known.homeId = identity.homeId;
+  if (identity.homeIds.length) known.homeIds = identity.homeIds;
+  return known;
+}
+
+/** After sign-in: the account's replica, with the account stored encrypted in it. */
+export function openReplicaForAccount(account: Account, site: string | null, options: ReplicaOptions = {}): Promise<OpenReplica> {
+  return openReplica(identityOf(account, site), account, options);
+}
+
+/** The running replication of this tab (null when not replicating). */
+export const getReplication = (): ReplicationHandle | null => replication;
+
+async function closeNow(): Promise<void> {
+  const current = replicaStore.get();
+  const running = replication;
+  replication = null;
+  await running?.stop();
+  replicaStore.set(null);
+  await current?.db.close();
+}
+
+/** Stops replication and closes the replica; everything stays on the device. */
+export function closeReplica(): Promise<void> {
+  return enqueue(closeNow);
+}
+
+/** Stops pulling (a 401 or 419): the replica stays readable until the UI moves to sign-in. */
+export function stopReplication(): Promise<void> {
+  const running = replication;
+  replication = null;
+  return running?.stop() ?? Promise.resolve();
+}
+
+/**
+ * Sign-out: removes the replica (every collection, `files` included, and the replication
+ * checkpoints: RxDB's database plus its Dexie IndexedDB databases). `name` defaults to the open
+ * replica or the last one opened in this tab.
+ */
+export function wipeReplica(name?: string, options: ReplicaOptions = {}): Promise<void> {
+  return enqueue(async () => {
+    const opts = { ...defaults, ...options };
+    const current = replicaStore.get();
+    const target = name ?? current?.name ?? lastName;
+    if (current && current.name === target) {
+      const running = replication;
+      replication = null;
+      await running?.stop();
+      replicaStore.set(null);
+      await current.db.remove();
+    } else if (target) {
+      await removeHearthDatabase(target, {
+        multiInstance: opts.multiInstance ?? true,
+        ...(opts.indexedDB ? { indexedDB: opts.indexedDB } : {}),
+        ...(opts.IDBKeyRange ? { IDBKeyRange: opts.IDBKeyRange } : {}),
+      });
+    }
+    // RxDB's Dexie storage only empties its tables on remove: delete the (now empty) databases too.
+    if (target) await deleteDexieDatabases(target, opts.indexedDB ?? globalThis.indexedDB);
+    if (target === lastName) lastName = null;
+    resetStatus(true);
+  });
+}
+
+/** Deletes every IndexedDB database RxDB's Dexie storage made for replica `name` (where listable). */
+async function deleteDexieDatabases(name: string, factory: IDBFactory | undefined): Promise<void> {
+  if (!factory || typeof factory.databases !== 'function') return;
+  const prefix = `rxdb-dexie-${name}--`;
+  const all = await factory.databases().catch(() => []);
+  await Promise.all(
+    all
+      .map((info) => info.name ?? '')
+      .filter((dbName) => dbName.startsWith(prefix))
+      .map(
+        (dbName) =>
+          new Promise<void>((resolve) => {
+            const request = factory.deleteDatabase(dbName);
+            request.onsuccess = () => resolve();
+            request.onerror = () => resolve();
+            request.onblocked = () => resolve();
+          }),
+      ),
+  );
+}
+
+// ARCHITECTURE rule 4: an expired session stops replication and never wipes anything.
+sessionExpired.subscribe(() => {
+  void stopReplication();
+});

@@ -1,0 +1,227 @@
+/**
+ * Runs the replica's pull replications in the one tab that replicates.
+ *
+ * - Leadership: every replication is started with `waitForLeadership: true` (RxDB's leader
+ *   election over BroadcastChannel), so with several tabs open only the elected one pulls; the
+ *   live triggers below (SSE, `online`, visibility, the periodic pull, the day change, resync
+ *   requests) are also set up only once this tab leads. A single-instance database leads at once.
+ * - Nothing here is awaited before the UI renders: the screens read the replica immediately.
+ * - A failure while offline just retries (RxDB retries on `online` or after `retryTime`); nothing
+ *   is ever deleted because of it. A 401/419 stops every replication until the next sign-in.
+ */
+import { addRxPlugin } from 'rxdb';
+import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import type { Checkpoint, SyncTopic } from '@/contract/sync';
+import { openChangeStream } from '@/api/sync/change-stream';
+import type { Failure } from '@/api/result';
+import type { ReplicaCollectionName } from '../replica/local-writes';
+import type { OpenReplica } from '../replica/replica-store';
+import {
+  calendarReplication,
+  eventTypesReplication,
+  feedbackReplication,
+  residentReplication,
+  rotaReplication,
+  staffReplication,
+  type Replicated,
+} from './endpoints';
+import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
+import { setResyncTarget } from './resync';
+import { markSynced, patchStatus, setFirstPullPending } from './sync-status';
+import { localDay } from './today';
+
+export const PERIODIC_PULL_MS = 5 * 60_000;
+const DAY_CHECK_MS = 60_000;
+
+export interface ReplicationOptions {
+  /** Default true. Tests with a single-instance database are leaders anyway. */
+  readonly waitForLeadership?: boolean;
+  /** Default 5 minutes; 0 turns the periodic pull off. */
+  readonly periodicMs?: number;
+  /** Milliseconds between retries of a failed request. */
+  readonly retryTime?: number;
+  /** Today's date, yyyy-MM-dd in the device's zone (tests pin it). */
+  readonly today?: () => string;
+  /** Page size of every paged pull (default 100; tests use small pages). */
+  readonly perPage?: number;
+  /** Default true: SSE, `online`, `visibilitychange` and timers. Tests turn them off. */
+  readonly liveTriggers?: boolean;
+}
+
+export interface ReplicationHandle {
+  /** Re-pulls the collections of these server topics (all when omitted). */
+  reSync(topics?: readonly SyncTopic[]): void;
+  /** Resolves once every running replication has finished its first pull. */
+  awaitInitial(): Promise<void>;
+  /** Resolves when no replication has work left (tests). */
+  awaitInSync(): Promise<void>;
+  /** The running replications by key (resident, staff, rota, calendar, event_types, feedback). */
+  states(): ReadonlyMap<string, RxReplicationState<PulledDoc, Checkpoint>>;
+  /** Cancels everything; the replica and its checkpoints stay. */
+  stop(): Promise<void>;
+  readonly stopped: boolean;
+}
+
+type State = RxReplicationState<PulledDoc, Checkpoint>;
+
+export function startReplication(open: OpenReplica, options: ReplicationOptions = {}): ReplicationHandle {
+  const { db, identity } = open;
+  const today = options.today ?? (() => localDay());
+  const running = new Map<string, { replicated: Replicated; state: State; subs: { unsubscribe(): void }[] }>();
+  const cleanups: (() => void)[] = [];
+  const active = new Map<string, boolean>();
+  let stopped = false;
+  let rotaDay = today();
+
+  const refreshSyncing = () => patchStatus({ syncing: [...active.values()].some(Boolean) });
+
+  const events = {
+    onFailure(failure: Failure, config: PullConfig) {
+      if (failure.status === 401 || failure.status === 419) {
+        patchStatus({ error: 'Session expired' });
+        void handle.stop();
+        return;
+      }
+      setFirstPullPending(config.collection, false);
+      // Offline (status 0) is not an error to show: the offline banner says it.
+      if (failure.status !== 0) patchStatus({ error: failure.message || `Sync failed (${failure.status})` });
+    },
+    onSuccess(_config: PullConfig, caughtUp: boolean) {
+      if (caughtUp) markSynced(new Date().toISOString());
+    },
+  };
+
+  function run(replicated: Replicated): void {
+    if (stopped || running.has(replicated.key)) return;
+    const collection = db.collections[replicated.config.collection as ReplicaCollectionName];
+    const config =
+      options.perPage && replicated.config.kind === 'pages' ? { ...replicated.config, perPage: options.perPage } : replicated.config;
+    const state = startPull(collection as never, config, events, {
+      waitForLeadership: options.waitForLeadership ?? true,
+      retryTime: options.retryTime,
+    });
+    const subs = [
+      state.active$.subscribe((isActive) => {
+        active.set(replicated.key, isActive);
+        refreshSyncing();
+      }),
+      state.error$.subscribe((error) => {
+        const cause = (error as { parameters?: { errors?: { name?: string }[] } }).parameters?.errors?.[0];
+        if (!cause || cause.name !== PullError.name) patchStatus({ error: error.message });
+      }),
+    ];
+    setFirstPullPending(replicated.config.collection, true);
+    void state
+      .awaitInitialReplication()
+      .then(() => setFirstPullPending(replicated.config.collection, false))
+      .catch(() => setFirstPullPending(replicated.config.collection, false));
+    running.set(replicated.key, { replicated, state, subs });
+  }
+
+  async function cancel(key: string): Promise<void> {
+    const entry = running.get(key);
+    if (!entry) return;
+    running.delete(key);
+    active.delete(key);
+    entry.subs.forEach((s) => s.unsubscribe());
+    // Best effort: let a page that is being written store its checkpoint (else it is fetched again).
+    const internal = entry.state.internalReplicationState;
+    if (internal) {
+      const settled = internal.streamQueue.down.then(() => internal.checkpointQueue);
+      await Promise.race([settled.catch(() => undefined), new Promise((r) => setTimeout(r, 500))]);
+    }
+    await entry.state.cancel();
+    refreshSyncing();
+  }
+
+  const rotaHome = identity.homeId ?? identity.homeIds[0] ?? null;
+
+  function startAll(): void {
+    if (identity.residentId) {
+      run(residentReplication(identity.residentId));
+      run(calendarReplication(identity.residentId));
+      if (identity.homeIds.length > 0) run(staffReplication(identity.residentId));
+    }
+    if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
+    run(eventTypesReplication());
+    run(feedbackReplication());
+  }
+
+  /** A new day: today's roster is another replication; yesterday's shifts leave the replica. */
+  async function checkDay(): Promise<void> {
+    const day = today();
+    if (day === rotaDay || stopped) return;
+    rotaDay = day;
+    await cancel('rota');
+    await db.rota
+      .find({ selector: { shift_date: { $lt: day } } })
+      .remove()
+      .catch(() => undefined);
+    if (rotaHome) run(rotaReplication(rotaHome, day));
+  }
+
+  function reSync(topics?: readonly SyncTopic[]): void {
+    if (stopped) return;
+    void checkDay();
+    for (const { replicated, state } of running.values()) {
+      if (!topics || replicated.topics.some((t) => topics.includes(t))) state.reSync();
+    }
+  }
+
+  function leaderDuties(): void {
+    if (stopped) return;
+    cleanups.push(setResyncTarget(reSync));
+    if (options.liveTriggers === false) return;
+    cleanups.push(openChangeStream({ onChange: (topics) => reSync(topics), onOpen: () => reSync() }));
+    if (typeof window !== 'undefined') {
+      const onOnline = () => reSync();
+      window.addEventListener('online', onOnline);
+      cleanups.push(() => window.removeEventListener('online', onOnline));
+    }
+    if (typeof document !== 'undefined') {
+      const onVisible = () => {
+        if (document.visibilityState === 'visible') reSync();
+      };
+      document.addEventListener('visibilitychange', onVisible);
+      cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
+    }
+    const periodic = options.periodicMs ?? PERIODIC_PULL_MS;
+    if (periodic > 0) {
+      const timer = setInterval(() => reSync(), periodic);
+      cleanups.push(() => clearInterval(timer));
+    }
+    const dayTimer = setInterval(() => void checkDay(), DAY_CHECK_MS);
+    cleanups.push(() => clearInterval(dayTimer));
+  }
+
+  startAll();
+  if (db.multiInstance && (options.waitForLeadership ?? true)) {
+    addRxPlugin(RxDBLeaderElectionPlugin);
+    void db.waitForLeadership().then(leaderDuties, () => undefined);
+  } else {
+    leaderDuties();
+  }
+
+  const handle: ReplicationHandle = {
+    reSync,
+    get stopped() {
+      return stopped;
+    },
+    states: () => new Map([...running].map(([key, entry]) => [key, entry.state])),
+    async awaitInitial() {
+      await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
+    },
+    async awaitInSync() {
+      await Promise.all([...running.values()].map((entry) => entry.state.awaitInSync()));
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      cleanups.splice(0).forEach((fn) => fn());
+      await Promise.all([...running.keys()].map((key) => cancel(key)));
+      patchStatus({ syncing: false, firstPullPending: new Set() });
+    },
+  };
+  return handle;
+}

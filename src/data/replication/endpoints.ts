@@ -1,0 +1,105 @@
+/**
+ * What each collection replicates from: the endpoint, its fixed parameters and the row → document
+ * mapping. Topics are the server's change-event names (src/contract/sync.ts SYNC_TOPICS).
+ */
+import { calendarPageSchema, type CalendarInstance, eventTypesPageSchema, type EventType } from '@/contract/calendar';
+import { feedbackPageSchema, type FeedbackItem } from '@/contract/feedback';
+import { associatedUsersPageSchema, residentDetailsResponseSchema, type AssociatedUser, type ResidentDetails } from '@/contract/residents';
+import { rosterPageSchema, type RosterItem } from '@/contract/rota';
+import type { SyncTopic } from '@/contract/sync';
+import type { PullConfig } from './pull';
+
+/** A replication the controller runs, with the server topics that trigger its re-sync. */
+export interface Replicated {
+  readonly key: string;
+  readonly topics: readonly SyncTopic[];
+  readonly config: PullConfig;
+}
+
+function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'> {
+  const { deleted_at: _deleted, ...rest } = row;
+  return rest;
+}
+
+const enc = encodeURIComponent;
+
+export function residentReplication(residentId: string): Replicated {
+  const config: PullConfig<ResidentDetails> = {
+    kind: 'single',
+    collection: 'resident',
+    identifier: `resident:${residentId}`,
+    path: `/v1/projects/residents/${enc(residentId)}`,
+    schema: residentDetailsResponseSchema,
+    toDoc: (row) => ({ ...strip(row), kind: 'details' }),
+  };
+  return { key: 'resident', topics: ['resident', 'settings'], config: config as unknown as PullConfig };
+}
+
+export function staffReplication(residentId: string): Replicated {
+  const config: PullConfig<AssociatedUser> = {
+    kind: 'pages',
+    collection: 'staff',
+    identifier: `staff:${residentId}`,
+    path: `/v1/projects/residents/${enc(residentId)}/associated-users`,
+    schema: associatedUsersPageSchema,
+    toDoc: strip,
+  };
+  return { key: 'staff', topics: ['associated_users'], config: config as unknown as PullConfig };
+}
+
+/** Today's roster of one home; a new day is a new replication (its own checkpoint). */
+export function rotaReplication(homeId: string, date: string): Replicated {
+  const config: PullConfig<RosterItem> = {
+    kind: 'pages',
+    collection: 'rota',
+    identifier: `rota:${homeId}:${date}`,
+    path: '/v1/rotas/staff-roster',
+    schema: rosterPageSchema,
+    query: { params: { date, parent_project_ids: [homeId], with: ['user'] } },
+    toDoc: strip,
+  };
+  return { key: 'rota', topics: ['rota'], config: config as unknown as PullConfig };
+}
+
+/** Every instance, past and future: the calendar pages through the local copy. */
+export function calendarReplication(residentId: string): Replicated {
+  const config: PullConfig<CalendarInstance> = {
+    kind: 'pages',
+    collection: 'calendar',
+    identifier: `calendar:${residentId}`,
+    path: `/v1/residents/${enc(residentId)}/instances`,
+    schema: calendarPageSchema,
+    toDoc: (row) => ({ ...strip(row), sort_key: `${row.start_date}T${row.start_time ?? '00:00'}` }),
+  };
+  return { key: 'calendar', topics: ['calendar'], config: config as unknown as PullConfig };
+}
+
+export function eventTypesReplication(): Replicated {
+  const config: PullConfig<EventType> = {
+    kind: 'pages',
+    collection: 'lookups',
+    identifier: 'lookups:event_types',
+    path: '/v1/events/types',
+    schema: eventTypesPageSchema,
+    toDoc: (row) => ({ id: row.id, kind: 'event_type', updated_at: row.updated_at, name: row.name, data: null }),
+  };
+  return { key: 'event_types', topics: ['event_types'], config: config as unknown as PullConfig };
+}
+
+/**
+ * All feedback threads, unfiltered: a thread that becomes locked or answered must reach the
+ * replica as an update, which a server-side `locked_at null` / `awaiting` filter would hide from
+ * a checkpoint pull. The hooks filter and sort locally (SPEC §4).
+ */
+export function feedbackReplication(): Replicated {
+  const config: PullConfig<FeedbackItem> = {
+    kind: 'pages',
+    collection: 'feedback',
+    identifier: 'feedback',
+    path: '/v1/projects/residents/feedback',
+    schema: feedbackPageSchema,
+    query: { relations: ['entry', 'latest_comment', 'category'] },
+    toDoc: strip,
+  };
+  return { key: 'feedback', topics: ['feedback', 'journal', 'voice'], config: config as unknown as PullConfig };
+}

@@ -1,0 +1,167 @@
+/**
+ * The one generic pull replication: RxDB's `replicateRxCollection` (pull only) over a checkpointed
+ * list endpoint of src/contract/sync.ts, or over a single-document endpoint.
+ *
+ * - Pages: RxDB's checkpoint `{updated_at, id}` becomes `checkpoint[updated_at]`/`checkpoint[id]`,
+ *   with `with_trashed=1`, `per_page` = RxDB's batch size and `sort` updated_at, id ascending, plus
+ *   the collection's fixed parameters. `meta.checkpoint` is the next checkpoint (kept as strings:
+ *   `updated_at` has microseconds and is never parsed into a Date).
+ * - Single document: fetched whole; it counts as new only when its `updated_at` is after the
+ *   checkpoint's (string comparison, both are fixed-width UTC ISO strings).
+ * - `deleted_at` becomes `_deleted` (a tombstone removes the document from every query).
+ * - The modifier keeps an optimistic local document (`sync_state` pending or failed) as it is and
+ *   parks the server's copy in its encrypted `sync_server` field; `setSyncState(..., 'synced')`
+ *   then swaps the server copy in (see ../replica/local-writes.ts).
+ */
+import type { RxCollection, WithDeleted } from 'rxdb';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { z } from 'zod';
+import type { Checkpoint } from '@/contract/sync';
+import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
+import type { Failure } from '@/api/result';
+import type { ListQuery } from '@/lib/query-string';
+import type { ReplicaCollectionName } from '../replica/local-writes';
+import { SYNCED, syncFields } from '../replica/types';
+
+export const DEFAULT_PER_PAGE = 100;
+
+interface SyncedRow {
+  id: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+interface BaseConfig<Row extends SyncedRow> {
+  /** Which replica collection receives the documents. */
+  readonly collection: ReplicaCollectionName;
+  /** Unique per endpoint and fixed parameters: a new identifier starts from an empty checkpoint. */
+  readonly identifier: string;
+  readonly path: string;
+  /** Server row → plain document without the sync fields (those are added here). */
+  readonly toDoc: (row: Row) => Record<string, unknown>;
+}
+
+export interface PagedPullConfig<Row extends SyncedRow> extends BaseConfig<Row> {
+  readonly kind: 'pages';
+  readonly schema: z.ZodType<{ data: Row[]; meta: { has_more: boolean; checkpoint: Checkpoint | null } }>;
+  /** Fixed filters and parameters of this collection (the checkpoint ones are added). */
+  readonly query?: ListQuery;
+  readonly perPage?: number;
+}
+
+export interface SinglePullConfig<Row extends SyncedRow> extends BaseConfig<Row> {
+  readonly kind: 'single';
+  readonly schema: z.ZodType<{ data: Row }>;
+}
+
+export type PullConfig<Row extends SyncedRow = SyncedRow> = PagedPullConfig<Row> | SinglePullConfig<Row>;
+
+export interface PullEvents {
+  /** A request failed (status 0 offline). The replication retries unless stopped. */
+  onFailure(failure: Failure, config: PullConfig): void;
+  /** A request succeeded; `caughtUp` when nothing more is waiting on the server. */
+  onSuccess(config: PullConfig, caughtUp: boolean): void;
+}
+
+export class PullError extends Error {
+  override readonly name = 'PullError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message || `Pull failed (${status})`);
+  }
+}
+
+export type PulledDoc = Record<string, unknown> & { id: string };
+type Doc = PulledDoc;
+
+/** `a` strictly after `b` in the (updated_at, id) order, compared as strings. */
+export function isAfter(a: Checkpoint, b: Checkpoint | undefined): boolean {
+  if (!b) return true;
+  if (a.updated_at !== b.updated_at) return a.updated_at > b.updated_at;
+  return a.id > b.id;
+}
+
+function pagedQuery(config: PagedPullConfig<SyncedRow>, checkpoint: Checkpoint | undefined, batchSize: number): ListQuery {
+  const fixed = config.query ?? {};
+  return {
+    ...fixed,
+    sort: [
+      ['updated_at', 'asc'],
+      ['id', 'asc'],
+    ],
+    params: {
+      ...fixed.params,
+      with_trashed: 1,
+      per_page: batchSize,
+      'checkpoint[updated_at]': checkpoint?.updated_at,
+      'checkpoint[id]': checkpoint?.id,
+    },
+  };
+}
+
+export interface StartPullOptions {
+  /** Default true: only the elected tab replicates (no effect when the database is single-instance). */
+  readonly waitForLeadership?: boolean;
+  /** Milliseconds before a failed request is retried (RxDB retries sooner on `online`). */
+  readonly retryTime?: number;
+}
+
+/** Starts one live pull replication; RxDB resumes from the checkpoint stored in the replica. */
+export function startPull<Row extends SyncedRow>(
+  collection: RxCollection,
+  config: PullConfig<Row>,
+  events: PullEvents,
+  options: StartPullOptions = {},
+): RxReplicationState<Doc, Checkpoint> {
+  const generic = config as unknown as PullConfig;
+  const withSync = (row: SyncedRow): WithDeleted<Doc> =>
+    ({ ...generic.toDoc(row), ...syncFields(SYNCED), sync_server: null, id: row.id, _deleted: row.deleted_at !== null }) as WithDeleted<Doc>;
+
+  const fail = (failure: Failure): never => {
+    events.onFailure(failure, generic);
+    throw new PullError(failure.status, failure.message);
+  };
+
+  const handler = async (checkpoint: Checkpoint | undefined, batchSize: number) => {
+    if (generic.kind === 'single') {
+      const result = await fetchOne(generic.path, generic.schema);
+      if (!result.ok) return fail(result);
+      const row = result.data.data;
+      const next = { updated_at: row.updated_at, id: row.id };
+      const fresh = isAfter(next, checkpoint);
+      events.onSuccess(generic, true);
+      return { documents: fresh ? [withSync(row)] : [], checkpoint: fresh ? next : checkpoint };
+    }
+    const result = await fetchPage(generic.path, pagedQuery(generic, checkpoint, batchSize), generic.schema);
+    if (!result.ok) return fail(result);
+    const page = result.data;
+    events.onSuccess(generic, !page.meta.has_more);
+    return { documents: page.data.map(withSync), checkpoint: page.meta.checkpoint ?? checkpoint };
+  };
+
+  /** A pending or failed optimistic document stays; the server's copy waits in `sync_server`. */
+  const modifier = async (incoming: WithDeleted<Doc>): Promise<WithDeleted<Doc>> => {
+    const local = await collection.findOne(incoming.id).exec();
+    if (!local) return incoming;
+    const current = local.toMutableJSON() as Doc & { sync_state?: string };
+    if (current.sync_state === 'synced' || current.sync_state === undefined) return incoming;
+    const { sync_server: _ignored, ...server } = incoming;
+    return { ...current, sync_server: server, _deleted: false } as WithDeleted<Doc>;
+  };
+
+  return replicateRxCollection<Doc, Checkpoint>({
+    replicationIdentifier: `hearth-pull:${config.identifier}`,
+    collection: collection as unknown as RxCollection<Doc>,
+    live: true,
+    waitForLeadership: options.waitForLeadership ?? true,
+    retryTime: options.retryTime ?? 10_000,
+    autoStart: true,
+    pull: {
+      handler,
+      modifier,
+      batchSize: generic.kind === 'pages' ? (generic.perPage ?? DEFAULT_PER_PAGE) : DEFAULT_PER_PAGE,
+    },
+  });
+}

@@ -1,0 +1,145 @@
+/// <reference lib="webworker" />
+/**
+ * Hearth's service worker (built by vite-plugin-pwa, injectManifest).
+ *
+ * - Precaches the app shell and every route chunk (they are small and hashed), so a cold start and
+ *   every screen work offline from the first install; navigations fall back to the precached
+ *   index.html. Nothing under /api is ever cached: personal data lives only in the encrypted replica.
+ * - A new build waits until the person accepts it (SKIP_WAITING from the page).
+ * - Replays the outbox (src/data/outbox/replay, the same code the page runs when no worker
+ *   controls it). Workbox's Queue is used only for its Background Sync plumbing (tag, sync event,
+ *   start-up replay where the browser has no Background Sync); the entries live in the outbox's own
+ *   encrypted IndexedDB store, see docs/offline-outbox.md.
+ */
+import { Queue } from 'workbox-background-sync';
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { replayOutbox, type ReplayReport } from '@/data/outbox/replay';
+import { OUTBOX_CHANNEL, OUTBOX_QUEUE_NAME, type OutboxCommand, type OutboxMessage } from '@/data/outbox/types';
+import { workerDataKey } from './worker-key';
+import { getActiveOwner, outboxDatabaseFor } from '@/data/owner';
+import { workerTransport, rememberPageToken } from './worker-transport';
+
+declare const self: ServiceWorkerGlobalScope;
+
+// --- app shell -------------------------------------------------------------------------------
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sw\.js$/] }));
+
+// The first install controls the open page at once (nothing to disagree with); updates wait.
+clientsClaim();
+
+// --- outbox ------------------------------------------------------------------------------------
+
+let channel: BroadcastChannel | null = null;
+function notify(message: OutboxMessage): void {
+  try {
+    channel ??= new BroadcastChannel(OUTBOX_CHANNEL);
+    channel.postMessage(message);
+  } catch {
+    void self.clients.matchAll({ type: 'window' }).then((clients) => clients.forEach((client) => client.postMessage(message)));
+  }
+}
+
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+async function replay(): Promise<ReplayReport> {
+  // Only the signed-in person's queue, with their key: never someone else's writes under this session.
+  const owner = await getActiveOwner();
+  if (!owner) return { sent: 0, failed: 0, retrying: 0, held: false, waitingFor: null, nextAttemptAt: null, remaining: 0 };
+  const report = await replayOutbox({
+    databaseName: outboxDatabaseFor(owner),
+    getKey: () => workerDataKey(owner),
+    transport: workerTransport,
+    notify,
+  });
+  // While the worker is alive, try again when the earliest backed-off entry is due.
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  if (report.nextAttemptAt !== null) {
+    const delay = Math.max(1_000, report.nextAttemptAt - Date.now());
+    if (delay < 5 * 60_000) retryTimer = setTimeout(() => void replay().catch(() => undefined), delay);
+  }
+  return report;
+}
+
+const hasBackgroundSync = 'sync' in self.registration;
+
+/**
+ * Background Sync: the browser fires `workbox-background-sync:hearth-outbox` when online, also
+ * with no page open. Throwing asks the browser to try again later (its own backoff).
+ * Without Background Sync, Workbox calls this at every worker start.
+ */
+const queue = new Queue(OUTBOX_QUEUE_NAME, {
+  onSync: async () => {
+    const report = await replay().catch(() => null);
+    const unfinished = !report || report.retrying > 0 || report.nextAttemptAt !== null || report.waitingFor === 'csrf';
+    if (unfinished && hasBackgroundSync) throw new Error('The outbox still holds entries to send');
+  },
+});
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const data = event.data as { type?: unknown } | null;
+  if (!data || typeof data.type !== 'string') return;
+  if (data.type === 'SKIP_WAITING') {
+    void self.skipWaiting();
+    return;
+  }
+  const command = data as OutboxCommand;
+  if (command.type === 'outbox:flush' || command.type === 'outbox:resume') {
+    rememberPageToken(command.csrfToken);
+    event.waitUntil(
+      (async () => {
+        await queue.registerSync();
+        await replay();
+      })().catch(() => undefined),
+    );
+  }
+});
+
+// Every start of the worker: whatever was written offline and not yet sent.
+void replay().catch(() => undefined);
+
+// --- push ---------------------------------------------------------------------------------------
+
+/**
+ * A push only says "something changed": no content travels in it or shows on a lock screen. Open
+ * pages re-sync; otherwise a neutral notification invites the person back.
+ */
+self.addEventListener('push', (event: PushEvent) => {
+  event.waitUntil(
+    (async () => {
+      // src/data/replication/resync.ts listens on this channel (`{topics}`; none = everything).
+      try {
+        const resync = new BroadcastChannel('hearth-resync');
+        resync.postMessage({});
+        resync.close();
+      } catch {
+        // no channel: pages re-sync on their next start or visibility change
+      }
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: false });
+      if (windows.some((client) => client.visibilityState === 'visible')) return;
+      await self.registration.showNotification('Hearth', {
+        body: 'There is something new for you in Hearth.',
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+        tag: 'hearth-update',
+      });
+    })(),
+  );
+});
+
+self.addEventListener('notificationclick', (event: NotificationEvent) => {
+  event.notification.close();
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window' });
+      const open = windows[0];
+      if (open) await open.focus();
+      else await self.clients.openWindow('/dashboard');
+    })(),
+  );
+});
