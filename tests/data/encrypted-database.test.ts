@@ -3,7 +3,7 @@ import { filter } from 'rxjs/operators';
 import type { RxDocumentData, RxJsonSchema } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecryptError, isCiphertext } from '@/data/crypto/field-cipher';
+import { DOCUMENT_CIPHERTEXT_PREFIX, DecryptError, isCiphertext } from '@/data/crypto/field-cipher';
 import type { HearthDatabase } from '@/data/database/create-database';
 import { CollectionDefinitionError, createHearthDatabase, defineCollection } from '@/data/database/create-database';
 import { EncryptedStorageError } from '@/data/database/encrypted-storage';
@@ -78,15 +78,48 @@ describe('encrypted collection', () => {
     expect(raw.text).toContain('pending');
   });
 
-  it('stores each encrypted field as a v1 ciphertext string', async () => {
+  it('stores one v2 record per document in the first encrypted field and nothing in the others', async () => {
     const name = uniqueName();
     const db = await openDb(name);
-    await db.journal.insert(doc('a', '2024-01-02', CANARY));
+    await db.journal.insert(doc('a', '2024-01-02', CANARY, { canvas: { strokes: [1], colour: 'teal' } }));
     const dexieDocs = await findRaw(db, 'a');
     expect(isCiphertext(dexieDocs.description)).toBe(true);
-    expect(isCiphertext(dexieDocs.shared_with)).toBe(true);
+    expect(String(dexieDocs.description).startsWith(DOCUMENT_CIPHERTEXT_PREFIX)).toBe(true);
+    expect(dexieDocs).not.toHaveProperty('shared_with');
+    expect(dexieDocs).not.toHaveProperty('canvas');
     expect(dexieDocs.date).toBe('2024-01-02');
     expect(dexieDocs.status).toBe('synced');
+    // An optional encrypted field that is absent stays absent after the round trip.
+    await db.journal.insert(doc('b', '2024-01-03', 'no drawing'));
+    const b = await db.journal.findOne('b').exec();
+    expect(b?.toJSON()).not.toHaveProperty('canvas');
+    expect(b?.shared_with).toEqual(['staff-1']);
+  });
+
+  it('refuses a stored document with plaintext beside its record', async () => {
+    const name = uniqueName();
+    const key = randomKey();
+    const db = await openDb(name, key);
+    await db.journal.insert(doc('a', '2024-01-02', CANARY));
+    const rawA = await findRaw(db, 'a');
+    const { schema, databaseName, collectionName } = innermost(db);
+    await db.close();
+    const bare = await getRxStorageDexie(fakeIdb).createStorageInstance({
+      databaseInstanceToken: 'tamper',
+      databaseName,
+      collectionName,
+      schema,
+      options: {},
+      multiInstance: false,
+      devMode: false,
+    });
+    const leaked = { ...rawA, shared_with: ['plain'], _rev: '2-leak', _meta: { lwt: Date.now() } };
+    expect((await bare.bulkWrite([{ previous: rawA as never, document: leaked as never }], 'test-tamper')).error).toEqual([]);
+    await bare.close();
+    const reopened = await openDb(name, key);
+    const error = await reopened.journal.findOne('a').exec().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DecryptError);
+    expect((error as DecryptError).code).toBe('malformed');
   });
 
   it('validates plain documents against the plain schema in development', async () => {
@@ -170,7 +203,8 @@ describe('encrypted collection', () => {
     expect((await reopened.journal.findOne('a').exec())?.description).toBe(CANARY);
     const error = await reopened.journal.findOne('b').exec().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DecryptError);
-    expect((error as DecryptError).context).toMatchObject({ collection: 'journal', documentId: 'b', field: 'description' });
+    expect((error as DecryptError).code).toBe('authentication-failed');
+    expect((error as DecryptError).context).toMatchObject({ collection: 'journal', documentId: 'b', field: 'description,canvas,shared_with' });
   });
 
   it('rejects queries on encrypted fields instead of silently matching nothing', async () => {

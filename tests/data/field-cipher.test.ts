@@ -4,9 +4,14 @@ import {
   DecryptError,
   base64ToBytes,
   bytesToBase64,
+  DOCUMENT_CIPHERTEXT_PREFIX,
   decryptField,
+  documentAssociatedData,
+  documentErrorContext,
   encryptField,
   isCiphertext,
+  openDocumentJson,
+  sealDocumentJson,
 } from '@/data/crypto/field-cipher';
 import { asDataKey } from '@/data/crypto/key-vault';
 
@@ -78,5 +83,39 @@ describe('field cipher', () => {
 
   it('rejects keys that are not 32 bytes', () => {
     expect(() => asDataKey(new Uint8Array(16))).toThrow(/32 bytes/);
+  });
+
+  it('seals document records (v2) bound to collection, id and field list', async () => {
+    const doc = { collection: 'journal', documentId: 'doc-1', fields: ['description', 'canvas'] };
+    const json = JSON.stringify({ description: 'secret canary', canvas: { strokes: [1] } });
+    const record = await sealDocumentJson(key, json, documentAssociatedData(doc));
+    expect(record.startsWith(DOCUMENT_CIPHERTEXT_PREFIX)).toBe(true);
+    expect(isCiphertext(record)).toBe(true);
+    expect(atob(record.slice(DOCUMENT_CIPHERTEXT_PREFIX.length))).not.toContain('canary');
+    const context = documentErrorContext(doc);
+    expect(await openDocumentJson(key, record, documentAssociatedData(doc), context)).toBe(json);
+    const fails = async (promise: Promise<unknown>, code: DecryptError['code']) => {
+      const error = await promise.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DecryptError);
+      expect((error as DecryptError).code).toBe(code);
+    };
+    await fails(openDocumentJson(key, record, documentAssociatedData({ ...doc, documentId: 'doc-2' }), context), 'authentication-failed');
+    await fails(openDocumentJson(key, record, documentAssociatedData({ ...doc, fields: ['description'] }), context), 'authentication-failed');
+    await fails(openDocumentJson(key, record, documentAssociatedData({ ...doc, collection: 'voice' }), context), 'authentication-failed');
+    await fails(openDocumentJson(otherKey, record, documentAssociatedData(doc), context), 'authentication-failed');
+    const bytes = base64ToBytes(record.slice(DOCUMENT_CIPHERTEXT_PREFIX.length));
+    bytes[20] = (bytes[20] ?? 0) ^ 1;
+    await fails(openDocumentJson(key, DOCUMENT_CIPHERTEXT_PREFIX + bytesToBase64(bytes), documentAssociatedData(doc), context), 'authentication-failed');
+    // A v1 value is not a document record, and the other way round.
+    await fails(openDocumentJson(key, encryptField(key, 'x', ctx), documentAssociatedData(doc), context), 'unsupported-version');
+    expectDecryptError(() => decryptField(key, record, ctx), 'unsupported-version');
+  });
+
+  it('encodes base64 of any length', () => {
+    for (const n of [0, 1, 2, 3, 100, 0x8000, 0x8000 + 7, 65_536]) {
+      const bytes = crypto.getRandomValues(new Uint8Array(n));
+      expect(base64ToBytes(bytesToBase64(bytes))).toEqual(bytes);
+      expect(bytesToBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+    }
   });
 });

@@ -3,11 +3,18 @@
  * and decrypts them on every way out (ARCHITECTURE rule 6: the store never holds plaintext, the UI
  * never holds ciphertext).
  *
- * Built on RxDB's public `wrapRxStorageInstance`, like RxDB's own `encryption-crypto-js` plugin,
- * and with the same schema treatment: the collection schema declares each encrypted field with
- * its plain type; the schema handed to the underlying storage declares it `{ type: 'string' }`
- * and has no `encrypted` list. Clear fields (primary key, dates, sort keys, status, `_deleted`,
- * `_meta`, `_rev`) are stored as they are, so queries and indexes keep working on them.
+ * Built on RxDB's public `wrapRxStorageInstance`, like RxDB's own `encryption-crypto-js` plugin.
+ * Stored form (format `v2`): **one ciphertext per document**. All encrypted fields present in the
+ * document are serialised together as one JSON object `{ field: value }`, sealed once (WebCrypto
+ * AES-256-GCM, see field-cipher.ts) and stored in the collection's *first* encrypted field (the
+ * "holder"); the other encrypted fields are absent from the stored document. The associated data
+ * binds the record to collection, document id and the list of encrypted fields. One seal per
+ * document instead of one per field: one nonce, one tag, one base64, one WebCrypto call.
+ *
+ * The schema handed to the underlying storage declares the holder `{ type: 'string' }`, drops the
+ * other encrypted fields and has no `encrypted` list. Clear fields (primary key, dates, sort keys,
+ * status, `_deleted`, `_meta`, `_rev`) are stored as they are, so queries and indexes keep working.
+ * (A separate `_enc` field is not possible: RxDB reserves top-level names starting with `_`.)
  *
  * Using the schema's own `encrypted` array (not a side config) means RxDB also encrypts what it
  * derives: the replication meta instance of an encrypted collection declares `encrypted:
@@ -29,13 +36,25 @@ import type {
   RxStorageInstance,
   RxStorageInstanceCreationParams,
 } from 'rxdb';
-import type { Ciphertext, FieldContext } from '../crypto/field-cipher';
-import { DecryptError, EncryptError, associatedData, openJson, sealJson } from '../crypto/field-cipher';
+import type { Ciphertext, DocumentContext } from '../crypto/field-cipher';
+import {
+  DecryptError,
+  EncryptError,
+  documentAssociatedData,
+  documentErrorContext,
+  openDocumentJson,
+  sealDocumentJson,
+} from '../crypto/field-cipher';
 import type { DataKey } from '../crypto/key-vault';
 
-/** The stored form of `T`: the fields `K` are ciphertext strings that decrypt to their plain type. */
+/**
+ * The stored form of `T`: the encrypted fields `K` are either the record ciphertext (the holder,
+ * the first of them) or absent. At type level every one of them is an optional ciphertext.
+ */
 export type Encrypted<T, K extends PropertyKey> = {
-  [P in keyof T]: P extends K ? Ciphertext<T[P]> : T[P];
+  [P in keyof T as P extends K ? never : P]: T[P];
+} & {
+  [P in keyof T as P extends K ? P : never]?: Ciphertext<Record<string, unknown>>;
 };
 
 export type EncryptedStorageErrorCode = 'attachments-unsupported' | 'encrypted-field-indexed' | 'encrypted-field-missing' | 'query-on-encrypted-field';
@@ -53,12 +72,17 @@ export class EncryptedStorageError extends Error {
 
 export interface DocumentCodec<T, K extends string> {
   readonly fields: readonly K[];
-  encrypt(doc: T): Encrypted<T, K>;
-  decrypt(doc: Encrypted<T, K>): T;
+  /** The field whose stored value is the document's ciphertext (the first encrypted field). */
+  readonly holder: K;
+  /** Synchronous when the result is cached (see below), else a promise. */
+  encrypt(doc: T): Encrypted<T, K> | Promise<Encrypted<T, K>>;
+  decrypt(doc: Encrypted<T, K>): T | Promise<T>;
 }
 
+type Doc = Record<string, unknown>;
+
 /**
- * Encrypts/decrypts the listed fields (dotted paths allowed) of one collection's documents.
+ * Encrypts/decrypts one collection's documents (format above; dotted paths allowed).
  * Never mutates its input; shares untouched branches with it.
  */
 export function createDocumentCodec<T extends object, K extends string>(args: {
@@ -68,79 +92,152 @@ export function createDocumentCodec<T extends object, K extends string>(args: {
   fields: readonly K[];
 }): DocumentCodec<T, K> {
   const { key, collection, primaryPath, fields } = args;
+  if (fields.length === 0) throw new EncryptError(`${collection}: no encrypted fields`);
   const paths = fields.map((field) => ({ field, parts: field.split('.') }));
+  const holder = paths[0] as { field: K; parts: string[] };
+  const others = paths.slice(1);
+  const contextFor = (documentId: string): DocumentContext => ({ collection, documentId, fields });
 
-  // The associated data is a pure function of (collection, id, field): remember the last few.
-  const aadCache = new Map<string, Uint8Array[]>();
+  // The associated data is a pure function of (collection, id, fields): remember the last few.
+  const aadCache = new Map<string, Uint8Array<ArrayBuffer>>();
   const AAD_CACHE_MAX = 2_000;
-  function aadFor(documentId: string): Uint8Array[] {
-    let list = aadCache.get(documentId);
-    if (!list) {
-      list = paths.map(({ field }) => associatedData({ collection, documentId, field }));
+  function aadFor(documentId: string): Uint8Array<ArrayBuffer> {
+    let aad = aadCache.get(documentId);
+    if (!aad) {
+      aad = documentAssociatedData(contextFor(documentId));
       if (aadCache.size >= AAD_CACHE_MAX) aadCache.clear();
-      aadCache.set(documentId, list);
+      aadCache.set(documentId, aad);
     }
-    return list;
+    return aad;
   }
 
   /**
-   * Plaintext JSON of ciphertexts this codec produced or opened recently, keyed by ciphertext.
-   * Ciphertexts are unique (random nonce), and a hit is used only for the same document and field,
-   * so the associated-data binding still holds. It spares the decryption of change events right
-   * after a write and of unchanged documents when a live query re-runs. Memory only, per instance.
+   * The plain field values of records this codec sealed or opened recently, keyed by ciphertext.
+   * Ciphertexts are unique (random nonce), and a hit is used only for the same document id, so the
+   * associated-data binding still holds. It spares the decryption of the change events right after
+   * a write and of unchanged documents when a live query re-runs. The values are shared, as the
+   * unencrypted storage shares them between the written document and its change event (RxDB treats
+   * document data as immutable). Memory only, per instance.
    */
-  const plainCache = new Map<string, { documentId: string; field: number; json: string }>();
+  const plainCache = new Map<string, { documentId: string; values: Doc }>();
   const PLAIN_CACHE_MAX = 5_000;
-  function remember(ciphertext: string, documentId: string, field: number, json: string) {
+  function remember(ciphertext: string, documentId: string, values: Doc) {
     if (plainCache.size >= PLAIN_CACHE_MAX) {
       const oldest = plainCache.keys().next();
       if (!oldest.done) plainCache.delete(oldest.value);
     }
-    plainCache.set(ciphertext, { documentId, field, json });
+    plainCache.set(ciphertext, { documentId, values });
   }
 
-  function transform(doc: object, direction: 'encrypt' | 'decrypt'): object {
-    const documentId = String((doc as Record<string, unknown>)[primaryPath]);
-    const aads = aadFor(documentId);
-    let out: Record<string, unknown> = doc as Record<string, unknown>;
-    paths.forEach(({ field, parts }, i) => {
-      const value = getProperty(out, field) as unknown;
-      if (value === undefined) return;
-      const aad = aads[i] as Uint8Array;
-      let next: unknown;
-      if (direction === 'encrypt') {
-        const json = JSON.stringify(value);
-        if (json === undefined) throw new EncryptError(`${collection}.${field} is not JSON-serialisable`);
-        const ciphertext = sealJson(key, json, aad);
-        remember(ciphertext, documentId, i, json);
-        next = ciphertext;
-      } else {
-        const context: FieldContext = { collection, documentId, field };
-        // A non-string here is plaintext in the store or corruption: never pass it through.
-        if (typeof value !== 'string') throw new DecryptError('malformed', context);
-        const hit = plainCache.get(value);
-        let json: string;
-        if (hit && hit.documentId === documentId && hit.field === i) {
-          json = hit.json;
-        } else {
-          json = openJson(key, value, aad, context);
-          remember(value, documentId, i, json);
-        }
-        try {
-          next = JSON.parse(json);
-        } catch (cause) {
-          throw new DecryptError('invalid-json', context, { cause });
-        }
-      }
-      out = setPathCopy(out, parts, next);
-    });
+  /**
+   * Plain document object → its stored form, for objects this codec produced or consumed. RxDB
+   * hands back the document it read as the `previous` of the next write (used for the revision
+   * check only); re-sealing it would cost a full encryption per update. Identity plus the same
+   * `_rev` and id make the stored form exactly the one read.
+   */
+  const storedByPlain = new WeakMap<object, Doc>();
+  const sameVersion = (a: Doc, b: Doc) => a._rev === b._rev && a[primaryPath] === b[primaryPath];
+
+  function withValues(stored: Doc, values: Doc): Doc {
+    let out = deletePathCopy(stored, holder.parts);
+    for (const { field, parts } of paths) {
+      if (Object.prototype.hasOwnProperty.call(values, field)) out = setPathCopy(out, parts, values[field]);
+    }
     return out;
+  }
+
+  function encrypt(plain: Doc): Doc | Promise<Doc> {
+    const known = storedByPlain.get(plain);
+    if (known && sameVersion(known, plain)) return known;
+    const documentId = String(plain[primaryPath]);
+    const values: Doc = {};
+    let out = plain;
+    for (const { field, parts } of paths) {
+      const value = getProperty(plain, field) as unknown;
+      if (value === undefined) continue;
+      values[field] = value;
+      out = deletePathCopy(out, parts);
+    }
+    let json: string;
+    try {
+      json = JSON.stringify(values);
+    } catch (cause) {
+      throw new EncryptError(`${collection}: a document is not JSON-serialisable`, { cause });
+    }
+    return sealDocumentJson(key, json, aadFor(documentId)).then((ciphertext) => {
+      remember(ciphertext, documentId, values);
+      const stored = setPathCopy(out, holder.parts, ciphertext);
+      storedByPlain.set(plain, stored);
+      return stored;
+    });
+  }
+
+  function decrypt(stored: Doc): Doc | Promise<Doc> {
+    const documentId = String(stored[primaryPath]);
+    const record = getProperty(stored, holder.field) as unknown;
+    // Anything but a record in the holder, or any value beside it, is plaintext in the store or
+    // corruption: never pass it through.
+    if (typeof record !== 'string' || others.some(({ field }) => getProperty(stored, field) !== undefined)) {
+      throw new DecryptError('malformed', documentErrorContext(contextFor(documentId)));
+    }
+    const hit = plainCache.get(record);
+    if (hit && hit.documentId === documentId) {
+      const plain = withValues(stored, hit.values);
+      storedByPlain.set(plain, stored);
+      return plain;
+    }
+    const context = documentErrorContext(contextFor(documentId));
+    return openDocumentJson(key, record, aadFor(documentId), context).then((json) => {
+      let values: unknown;
+      try {
+        values = JSON.parse(json);
+      } catch (cause) {
+        throw new DecryptError('invalid-json', context, { cause });
+      }
+      if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new DecryptError('invalid-json', context);
+      remember(record, documentId, values as Doc);
+      const plain = withValues(stored, values as Doc);
+      storedByPlain.set(plain, stored);
+      return plain;
+    });
   }
 
   return {
     fields,
-    encrypt: (doc) => transform(doc, 'encrypt') as Encrypted<T, K>,
-    decrypt: (doc) => transform(doc, 'decrypt') as T,
+    holder: holder.field,
+    encrypt: (doc) => encrypt(doc as Doc) as Encrypted<T, K> | Promise<Encrypted<T, K>>,
+    decrypt: (doc) => decrypt(doc as Doc) as T | Promise<T>,
+  };
+}
+
+/**
+ * Completes results in call order. WebCrypto operations finish in any order, and
+ * `wrapRxStorageInstance` emits each decrypted change-event batch as soon as it is ready
+ * (`mergeMap`) and collects write rows as they finish: without this, a later batch of change
+ * events could overtake an earlier one. Results already computed (cache hits) stay synchronous
+ * while nothing is pending.
+ */
+function inCallOrder() {
+  let pending = 0;
+  let tail: Promise<unknown> = Promise.resolve();
+  return <V>(work: () => V | Promise<V>): V | Promise<V> => {
+    let result: V | Promise<V>;
+    try {
+      result = work();
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    if (!(result instanceof Promise) && pending === 0) return result;
+    pending += 1;
+    const ordered = Promise.all([result, tail]).then(([value]) => value);
+    const settled = ordered.then(
+      () => undefined,
+      () => undefined,
+    );
+    tail = Promise.all([tail, settled]).then(() => {
+      pending -= 1;
+    });
+    return ordered;
   };
 }
 
@@ -157,14 +254,33 @@ function setPathCopy(root: Record<string, unknown>, parts: readonly string[], va
   return copy;
 }
 
-/** The schema the underlying storage sees: encrypted fields become plain strings, no `encrypted` list. */
+/** Copy-on-write delete: clones the root and every object on the path, shares the rest. */
+function deletePathCopy(root: Record<string, unknown>, parts: readonly string[]): Record<string, unknown> {
+  const head = parts[0] as string;
+  if (!Object.prototype.hasOwnProperty.call(root, head)) return root;
+  const copy = flatClone(root);
+  if (parts.length === 1) {
+    delete copy[head];
+  } else {
+    const child = copy[head];
+    if (typeof child !== 'object' || child === null) return root;
+    copy[head] = deletePathCopy(child as Record<string, unknown>, parts.slice(1));
+  }
+  return copy;
+}
+
+/**
+ * The schema the underlying storage sees: the first encrypted field (the holder of the document's
+ * ciphertext) becomes a plain string, the other encrypted fields are dropped (never stored), no
+ * `encrypted` list.
+ */
 export function toStorageSchema<T>(schema: RxJsonSchema<T>): RxJsonSchema<T> {
   const fields = schema.encrypted ?? [];
   const out = clone(schema) as RxJsonSchema<T> & { properties: Record<string, unknown> };
   delete out.encrypted;
-  for (const field of fields) {
+  fields.forEach((field, index) => {
     const parts = field.split('.');
-    let level: { properties?: Record<string, unknown> } = out;
+    let level: { properties?: Record<string, unknown>; required?: readonly string[] } = out;
     for (const part of parts.slice(0, -1)) {
       const next = level.properties?.[part] as { properties?: Record<string, unknown> } | undefined;
       if (!next) throw new EncryptedStorageError('encrypted-field-missing', `Encrypted field "${field}" is not in the schema`);
@@ -174,8 +290,13 @@ export function toStorageSchema<T>(schema: RxJsonSchema<T>): RxJsonSchema<T> {
     if (!level.properties || !(last in level.properties)) {
       throw new EncryptedStorageError('encrypted-field-missing', `Encrypted field "${field}" is not in the schema`);
     }
-    level.properties[last] = { type: 'string' };
-  }
+    if (index === 0) {
+      level.properties[last] = { type: 'string' };
+    } else {
+      delete level.properties[last];
+      if (Array.isArray(level.required)) level.required = level.required.filter((name) => name !== last);
+    }
+  });
   return out;
 }
 
@@ -254,11 +375,13 @@ export function wrappedFieldEncryptionStorage<Internals, InstanceCreationOptions
         primaryPath: getPrimaryFieldOfPrimaryKey(params.schema.primaryKey) as string,
         fields,
       });
+      const encrypting = inCallOrder();
+      const decrypting = inCallOrder();
       const wrapped = wrapRxStorageInstance<RxDocType>(
         params.schema,
         instance,
-        (doc) => codec.encrypt(doc as RxDocumentData<RxDocType>) as RxDocumentData<unknown>,
-        (doc) => codec.decrypt(doc as Encrypted<RxDocumentData<RxDocType>, string>),
+        (doc) => encrypting(() => codec.encrypt(doc as RxDocumentData<RxDocType>)) as unknown as RxDocumentData<unknown> | Promise<RxDocumentData<unknown>>,
+        (doc) => decrypting(() => codec.decrypt(doc as Encrypted<RxDocumentData<RxDocType>, string>)),
       );
       const query = wrapped.query.bind(wrapped);
       const count = wrapped.count.bind(wrapped);

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench`: every benchmark in one run on this machine, written to
+ * bench/results/bench-<timestamp>.json, with a short table on stdout.
+ *
+ *   a. initial sync of 5,000 calendar instances (real server in-process → encrypted replica)
+ *   b. encrypted vs unencrypted insert and query of 1,000 documents
+ *   c. local write → reactive query emission
+ *   d. warm offline start to dashboard content in Chromium, and bundle sizes
+ *
+ * Sections are independent: one that fails records its error and the others still run.
+ * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
+ * resolve as they do under vitest; d drives the built PWA.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runnerImport } from 'vite';
+import { browserBench } from './browser';
+import type * as DataSectionsModule from './data-sections';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+type DataSections = typeof DataSectionsModule;
+
+async function loadDataSections(): Promise<DataSections> {
+  const { module } = await runnerImport<DataSections>(join(root, 'scripts/bench/data-sections.ts'), {
+    configFile: false,
+    root,
+    logLevel: 'error',
+    resolve: { alias: { '@': join(root, 'src') } },
+    // Production-like: no RxDB dev-mode, no schema validator in the measured paths.
+    define: { 'import.meta.env.DEV': 'false', 'import.meta.env.PROD': 'true' },
+  });
+  return module;
+}
+
+interface SectionResult {
+  ok: boolean;
+  ms: number;
+  result?: unknown;
+  error?: string;
+}
+
+async function section(name: string, fn: () => Promise<unknown>): Promise<SectionResult> {
+  process.stdout.write(`… ${name}\n`);
+  const t0 = performance.now();
+  try {
+    const result = await fn();
+    return { ok: true, ms: Math.round(performance.now() - t0), result };
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stdout.write(`  failed: ${message}\n`);
+    return { ok: false, ms: Math.round(performance.now() - t0), error: message };
+  }
+}
+
+async function main() {
+  const started = new Date();
+  let data: DataSections | null = null;
+  const withData = async <T>(fn: (d: DataSections) => Promise<T>) => fn((data ??= await loadDataSections()));
+
+  const sections = {
+    initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => d.syncBench())),
+    encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
+    reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
+    offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
+  };
+
+  const report = {
+    startedAt: started.toISOString(),
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGb: Math.round(totalmem() / 2 ** 30) },
+    sections,
+  };
+  const dir = join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  const rows: [string, string][] = [];
+  const get = (s: SectionResult) => s.result as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const failed = (s: SectionResult) => `FAILED: ${s.error ?? ''}`.slice(0, 100);
+  const a = sections.initialSync;
+  rows.push([
+    'a. initial sync 5,000 docs',
+    a.ok
+      ? `${get(a).ms} ms, ${get(a).requests} requests (${get(a).calendarRequests} calendar), ${(get(a).responseBytes / 1024).toFixed(0)} KiB, ${get(a).docsPerSecond} docs/s`
+      : failed(a),
+  ]);
+  const b = sections.encryption;
+  rows.push([
+    'b. encrypted/plain 1,000 docs',
+    b.ok
+      ? `insert ${get(b).encrypted.insertMs}/${get(b).plain.insertMs} ms (x${get(b).ratio.insert}), query after reopen ${get(b).encrypted.queryAfterReopenMs}/${get(b).plain.queryAfterReopenMs} ms (x${get(b).ratio.queryAfterReopen})`
+      : failed(b),
+  ]);
+  const c = sections.reactiveQuery;
+  rows.push([
+    'c. write → $ emission',
+    c.ok
+      ? `update median ${get(c).update.medianMs} ms p95 ${get(c).update.p95Ms} ms; insert median ${get(c).insert.medianMs} ms p95 ${get(c).insert.p95Ms} ms`
+      : failed(c),
+  ]);
+  const d = sections.offlineStart;
+  rows.push([
+    'd. offline reload → dashboard',
+    d.ok
+      ? `median ${get(d).medianMs} ms over ${get(d).runs} (${get(d).serviceWorkerControlled ? 'service worker' : 'NO service worker'}); entry ${(get(d).bundle.entry.gzipBytes / 1024).toFixed(1)} KiB gz, dashboard JS ${(get(d).bundle.dashboardRouteJs.gzipBytes / 1024).toFixed(1)} KiB gz`
+      : failed(d),
+  ]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
