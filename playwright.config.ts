@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test';
 /** End-to-end against the built PWA and the real server on a fresh embedded database. */
 const port = Number(process.env.E2E_PORT ?? 8181);
 export const baseURL = `http://localhost:${port}`;
+/** A fresh database per run; per port, so two runs on one machine do not delete each other's. */
+const dataDir = `.e2e-data-${port}`;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -34,7 +36,7 @@ export default defineConfig({
     { name: 'two-factor-enable', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, testMatch: /two-factor-enable/, dependencies: ['desktop', 'phone'] },
   ],
   webServer: {
-    command: 'rm -rf .e2e-data && tsx server/main.ts',
+    command: `rm -rf ${dataDir} && tsx server/main.ts`,
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -43,7 +45,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: '.e2e-data',
+      DATA_DIR: dataDir,
       NODE_ENV: 'production',
       STATIC_DIR: 'dist',
       LOG_LEVEL: 'warn',

@@ -2,7 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { TOTP } from 'otpauth';
 
 const PERIOD = 30;
-const LEDGER = '.e2e-data/totp-steps.json';
+// Beside the run's database (playwright.config.ts), which starts afresh with each run.
+const DATA_DIR = `.e2e-data-${process.env.E2E_PORT ?? 8181}`;
+const LEDGER = `${DATA_DIR}/totp-steps.json`;
 
 /**
  * The server refuses a code whose time step was already used (no reuse), and projects sign the
@@ -19,7 +21,7 @@ export async function freshTotpCode(secret: string): Promise<string> {
   }
   const step = Math.max(now, last + 1);
   ledger[secret] = step;
-  mkdirSync('.e2e-data', { recursive: true });
+  mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(LEDGER, JSON.stringify(ledger));
   const totp = new TOTP({ secret, digits: 6, period: PERIOD, algorithm: 'SHA1' });
   return totp.generate({ timestamp: step * PERIOD * 1000 });
