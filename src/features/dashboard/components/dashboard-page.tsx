@@ -1,9 +1,15 @@
 import { Link } from 'react-router-dom';
+import { useResidentDetails } from '@/data/hooks';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
 import { useProfilePhoto } from '@/data/use-profile-photo';
 import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
 import { PageHeading } from '@/components/page-heading';
+import { FeedbackPanel } from './feedback-panel';
+import { ResidentDetailsPanel } from './resident-details-panel';
+import { RewardPointsCard } from './reward-points-card';
+import { RosterPanel } from './roster-panel';
+import './dashboard.css';
 
 interface QuickLink {
   to: string;
@@ -22,21 +28,42 @@ const quickLinks: QuickLink[] = [
   { to: '/documents', label: 'Documents', text: 'Things staff shared', icon: 'documents' },
 ];
 
-/** /dashboard: the landing page after sign-in. Points, feedback and the roster join in later issues. */
+/**
+ * /dashboard: the landing page after sign-in (SPEC §1): reward points, recent feedback, today's
+ * staff roster and the young person's details, all from the replica, so it works offline.
+ */
 export function DashboardPage() {
   const account = useAccount();
   const flags = useFeatureFlags();
+  const details = useResidentDetails();
   const user = account?.user;
   const photo = useProfilePhoto(user?.id, user?.has_photo ?? false);
   if (!account || !user) return null;
-  const resident = user.resident;
-  const name = resident?.preferred_name || resident?.first_name || user.first_name;
+  // Offline, the account may still be the stub without names: the replica's copy fills them in.
+  const resident = details.data ?? user.resident;
+  const first = resident?.first_name || user.first_name;
+  const last = resident?.last_name || user.last_name;
+  const name = resident?.preferred_name || first;
+  // The provisional account (no names yet) carries no real points either.
+  const accountPoints = user.first_name && user.resident ? user.resident.reward_points : null;
+  const points = details.data?.reward_points ?? accountPoints;
+  const showPoints = Boolean(flags.rewards_enabled) && (points !== null || details.loading);
 
   return (
-    <div className="page">
+    <div className="page dashboard">
       <div className="greeting">
-        <Avatar src={photo} firstName={resident?.first_name ?? user.first_name} lastName={resident?.last_name ?? user.last_name} />
-        <PageHeading>Hi {name}</PageHeading>
+        <Avatar src={photo} firstName={first} lastName={last} />
+        <PageHeading>{name ? `Hi ${name}` : 'Hi there'}</PageHeading>
+      </div>
+
+      {showPoints ? <RewardPointsCard points={points} /> : null}
+
+      <div className="dashboard__grid">
+        <FeedbackPanel />
+        <div className="dashboard__side">
+          <RosterPanel keyWorkerId={details.data?.key_worker?.id ?? null} />
+          <ResidentDetailsPanel resident={details.data} loading={details.loading} />
+        </div>
       </div>
 
       <section aria-labelledby="quick-links-title" className="section">

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { useEventTypes } from '@/data/hooks';
+import { useToday } from '@/data/hooks/use-todays-roster';
+import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import type { CalendarPages } from '../hooks/use-calendar-pages';
+import { CalendarDay } from './calendar-day';
+import { groupByDay } from './group-by-day';
+
+/** Entries grouped by day, with "Load more" while there are more; focus moves to the first new entry. */
+export function CalendarList({ pages, emptyTitle, emptyText }: { pages: CalendarPages; emptyTitle: string; emptyText: string }) {
+  const today = useToday();
+  const types = useEventTypes().data;
+  const { page, loading, loadingMore, loadMore } = pages;
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
+
+  useEffect(() => {
+    if (!target) return;
+    document.getElementById(`entry-${target}`)?.focus();
+    setFocusAt(null);
+  }, [target]);
+
+  if (loading) return <LoadingText />;
+  if (page.items.length === 0) return <EmptyState title={emptyTitle}>{emptyText}</EmptyState>;
+
+  return (
+    <>
+      <div className="calendar-days">
+        {groupByDay(page.items).map(({ day, entries }) => (
+          <CalendarDay key={day} day={day} entries={entries} today={today} types={types} />
+        ))}
+      </div>
+      {page.hasMore ? (
+        <div className="calendar-more">
+          <button
+            type="button"
+            className="button button--secondary"
+            aria-disabled={loadingMore || undefined}
+            onClick={() => {
+              if (loadingMore) return;
+              setFocusAt(page.items.length);
+              loadMore();
+            }}
+          >
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { useFeedback, useFeedbackCounts } from '@/data/hooks';
+import { useFeatureFlags } from '@/data/session-store';
+import { LoadingText } from '@/components/loading-text';
+import { FeedbackItem } from './feedback-item';
+
+const MAX_ITEMS = 5;
+
+/** "New replies": staff comments awaiting the young person's answer (SPEC §4), newest first, with counts per type. */
+export function FeedbackPanel() {
+  const flags = useFeatureFlags();
+  const feedback = useFeedback();
+  const counts = useFeedbackCounts();
+  const types = (['journal', 'voice'] as const).filter((type) => flags[`${type}_enabled`]);
+  const items = feedback.data.filter((item) => types.includes(item.type));
+  const loading = feedback.loading && items.length === 0;
+
+  return (
+    <section aria-labelledby="replies-title" className="dash-card dash-card--replies" aria-busy={loading}>
+      <div className="dash-card__header">
+        <h2 id="replies-title" className="section-title">
+          New replies
+        </h2>
+        {types.length > 0 ? (
+          <ul className="badges" aria-label="Replies waiting">
+            {types.map((type) => (
+              <li key={type} className={`badge badge--${type}`}>
+                {type === 'journal' ? 'Journal' : 'Voice'} <span className="badge__count">{counts.data[type]}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      {loading ? (
+        <LoadingText />
+      ) : items.length === 0 ? (
+        <p className="dash-card__empty">No new replies</p>
+      ) : (
+        <ul className="replies" aria-labelledby="replies-title">
+          {items.slice(0, MAX_ITEMS).map((item) => (
+            <FeedbackItem key={item.id} item={item} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

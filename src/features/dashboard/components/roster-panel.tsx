@@ -1,0 +1,27 @@
+import { useTodaysRoster } from '@/data/hooks';
+import { LoadingText } from '@/components/loading-text';
+import { RosterItem } from './roster-item';
+
+/** "Who's working today": today's rota from the replica (SPEC §9: yyyy-MM-dd, today). */
+export function RosterPanel({ keyWorkerId }: { keyWorkerId: string | null }) {
+  const roster = useTodaysRoster();
+  const loading = roster.loading && roster.data.length === 0;
+  return (
+    <section aria-labelledby="roster-title" className="dash-card" aria-busy={loading}>
+      <h2 id="roster-title" className="section-title">
+        Who's working today
+      </h2>
+      {loading ? (
+        <LoadingText />
+      ) : roster.data.length === 0 ? (
+        <p className="dash-card__empty">No staff on the rota for today yet.</p>
+      ) : (
+        <ul className="roster" aria-labelledby="roster-title">
+          {roster.data.map((shift) => (
+            <RosterItem key={shift.id} shift={shift} isKeyWorker={shift.user.id === keyWorkerId} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
