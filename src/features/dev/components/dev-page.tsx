@@ -1,4 +1,6 @@
 import { useAppConfig } from '@/data/app-config-store';
+import { useSyncStatus } from '@/data/hooks/use-sync-status';
+import { useOutbox } from '@/data/outbox/use-outbox';
 import { useDevMailbox } from '@/data/use-dev-mailbox';
 import { useOnlineStatus } from '@/data/use-online-status';
 import { PageHeading } from '@/components/page-heading';
@@ -13,6 +15,8 @@ export function DevPage() {
   const online = useOnlineStatus();
   const storage = useStorageState();
   const worker = useServiceWorkerState();
+  const outbox = useOutbox();
+  const sync = useSyncStatus();
   const { state: mailbox, refresh } = useDevMailbox(config.dev_mailbox);
 
   return (
@@ -33,7 +37,18 @@ export function DevPage() {
         <dd>{storage.persisted === null ? 'Unknown' : storage.persisted ? 'Yes' : 'No'}</dd>
         <dt>Service worker</dt>
         <dd>{worker}</dd>
-        {/* Outbox: add "Outbox: N waiting" here once src/data/outbox exists and can count its queue. */}
+        <dt>Outbox</dt>
+        <dd>
+          {outbox.pending} waiting{outbox.held ? ` (${outbox.held} held until sign-in)` : ''}, {outbox.failed} failed
+        </dd>
+        <dt>Last synced</dt>
+        <dd>{sync.syncing ? 'Syncing now' : sync.lastSyncedAt ? new Date(sync.lastSyncedAt).toLocaleString() : 'Not yet'}</dd>
+        {sync.error ? (
+          <>
+            <dt>Sync problem</dt>
+            <dd>{sync.error}</dd>
+          </>
+        ) : null}
       </dl>
 
       {config.dev_mailbox ? (
