@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { envelope } from './envelope';
+import { messages } from './messages';
+import { personSchema } from './residents';
+import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+
+/**
+ * Journal and voice entries (SPEC §3, §5, §7). One machinery, used twice. Limits the spec leaves
+ * open are chosen here and in docs/decisions.md.
+ */
+export const entryLimits = {
+  descriptionMaxLength: 5000,
+  maxFiles: 5,
+  maxFileBytes: 10 * 1024 * 1024,
+  /** Images are resized on the device so the longest side is at most this many pixels. */
+  imageMaxDimension: 1600,
+  canvasMaxBytes: 2 * 1024 * 1024,
+} as const;
+
+/** Types accepted for attachments, checked by content (magic bytes) on the server as well as by name. */
+export const ALLOWED_FILE_TYPES = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'image/gif': ['.gif'],
+  'application/pdf': ['.pdf'],
+} as const;
+export type AllowedMime = keyof typeof ALLOWED_FILE_TYPES;
+export const isAllowedMime = (mime: string): mime is AllowedMime => Object.hasOwn(ALLOWED_FILE_TYPES, mime);
+
+export const entryMessages = {
+  nothingToSave: 'Write something, draw something or choose a reaction',
+  descriptionTooLong: `Your entry is too long: it can be up to ${entryLimits.descriptionMaxLength.toLocaleString('en-GB')} characters`,
+  dateInFuture: 'The date and time cannot be in the future',
+  tooManyFiles: `You can add up to ${entryLimits.maxFiles} files`,
+  fileTooLarge: `Each file can be up to ${entryLimits.maxFileBytes / 1024 / 1024} MB`,
+  fileTypeNotAllowed: messages.fileTypeNotAllowed,
+  imageInappropriate: messages.imageInappropriate,
+  categoryRequired: 'Please choose what this is about',
+  postFailed: 'There was an error posting your entry',
+  updateFailed: 'There was an error updating your entry',
+  replyFailed: 'Failed to post reply.',
+  offlineRetry: 'You are offline, we will retry posting your entry when back online.',
+  commentRequired: 'Comment is required',
+  reactionRequired: 'Reaction is required',
+} as const;
+
+export const fileSchema = z.object({ id: z.uuid(), name: z.string(), mime: z.string(), size: z.number().int() });
+export type EntryFile = z.infer<typeof fileSchema>;
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const time = z.string().regex(/^\d{2}:\d{2}$/);
+
+/**
+ * The text fields of a create or update (multipart per SPEC §5: nulls skipped, `shared_with[]`
+ * repeated, files as `files[0]`, `files[1]`..., the drawing as a PNG file part `canvas`, updates as
+ * POST with `_method=PUT`). `remove_files[]` lists attachments to drop on update.
+ */
+export const entryFieldsSchema = z.object({
+  description: z.string().max(entryLimits.descriptionMaxLength, { error: entryMessages.descriptionTooLong }).optional(),
+  reaction: z.string().max(32).optional(),
+  shared_with: z.array(z.uuid()).max(50).default([]),
+  shared_with_management: z.enum(['0', '1']).default('0'),
+  remove_files: z.array(z.uuid()).max(entryLimits.maxFiles).default([]),
+  /** Removes the drawing on update. */
+  remove_canvas: z.enum(['0', '1']).default('0'),
+});
+
+export const journalFieldsSchema = entryFieldsSchema.extend({
+  /** Local date and time of the entry; not in the future (SPEC §5). */
+  entry_date: date.optional(),
+  entry_time: time.optional(),
+});
+export const voiceFieldsSchema = entryFieldsSchema.extend({
+  category_id: z.uuid({ error: entryMessages.categoryRequired }),
+});
+
+const entryBase = syncedRowSchema.extend({
+  resident_id: z.uuid(),
+  creator: personSchema,
+  description: z.string().nullable(),
+  reaction: z.string().nullable(),
+  /** The drawing, a PNG attachment viewed through GET /v1/files/view. */
+  canvas: fileSchema.nullable(),
+  files: z.array(fileSchema),
+  shared_with: z.array(z.uuid()),
+  shared_with_management: z.boolean(),
+  comments_count: z.number().int(),
+  locked_at: timestampSchema.nullable(),
+  created_at: timestampSchema,
+});
+
+export const journalEntrySchema = entryBase.extend({ entry_date: date, entry_time: time });
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+export const voiceEntrySchema = entryBase.extend({ category_id: z.uuid() });
+export type VoiceEntry = z.infer<typeof voiceEntrySchema>;
+
+export const journalPageSchema = pageSchema(journalEntrySchema);
+export const journalEntryResponseSchema = envelope(journalEntrySchema);
+export const voicePageSchema = pageSchema(voiceEntrySchema);
+export const voiceEntryResponseSchema = envelope(voiceEntrySchema);
+
+// GET /v1/projects/residents/voices/categories
+export const voiceCategorySchema = syncedRowSchema.extend({ name: z.string(), description: z.string().nullable() });
+export type VoiceCategory = z.infer<typeof voiceCategorySchema>;
+export const voiceCategoriesPageSchema = pageSchema(voiceCategorySchema);
+
+// GET /v1/tags/icons/emojis
+export const emojiSchema = syncedRowSchema.extend({ emoji: z.string(), name: z.string() });
+export type Emoji = z.infer<typeof emojiSchema>;
+export const emojisPageSchema = pageSchema(emojiSchema);
+
+// GET /v1/projects/residents/journal/entries/{id}/comments and .../voices/entries/{id}/comments
+// (list, replicated like every list); create is in comments.ts.
+
+// POST /v1/projects/residents/{id}/photos/nsfw (multipart, one image part `image`)
+export const nsfwResultSchema = z.object({
+  inappropriate: z.boolean(),
+  /** The sensitivity used: the young person's explicit_image_sensitivity setting. */
+  sensitivity: z.enum(['low', 'medium', 'high']),
+});
+export const nsfwResponseSchema = envelope(nsfwResultSchema);
+
+/** GET /v1/files/view?file_id=...&module=journal|voice|comment (bytes). */
+export const fileModuleSchema = z.enum(['journal', 'voice', 'comment']);
