@@ -7,7 +7,10 @@ import { authLimits, type AuthLimits } from './lib/auth-limits';
 import { deriveKeys } from './lib/crypto';
 import { createMailer } from './lib/mailer';
 import { Notifier } from './lib/notifier';
+import { FileStore } from './lib/file-store';
+import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifier';
 import { parseQueryString } from './lib/query-string';
+import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
 import { registerCsrf } from './plugins/csrf';
 import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
@@ -21,6 +24,12 @@ import csrfCookieRoute from './routes/auth/csrf-cookie';
 import calendarInstancesRoute from './routes/calendar/instances';
 import eventTypesRoute from './routes/calendar/event-types';
 import createCommentRoutes from './routes/comments/create';
+import commentListRoutes from './routes/comments/read';
+import entryReadRoutes from './routes/entries/read';
+import entryWriteRoutes from './routes/entries/write';
+import entryLookupRoutes from './routes/entries/lookups';
+import fileViewRoute from './routes/files/view';
+import nsfwRoute from './routes/residents/nsfw';
 import feedbackCountsRoute from './routes/feedback/counts';
 import feedbackListRoute from './routes/feedback/list';
 import loginRoute from './routes/auth/login';
@@ -50,6 +59,10 @@ export interface BuildAppOptions {
   db: Kysely<Database>;
   /** Overrides of lib/auth-limits.ts (tests). */
   limits?: Partial<AuthLimits>;
+  /** The image check; the real nsfwjs classifier when not given (tests inject one). */
+  imageClassifier?: ImageClassifier;
+  /** Replaces the web-push sender (tests: nothing may reach a real push service). */
+  pushSender?: PushSender;
 }
 
 /** Secrets and personal data never reach the log. */
@@ -87,6 +100,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());
   app.decorate('notifier', new Notifier());
+  app.decorate('fileStore', new FileStore(config.dataDir));
+  const imageClassifier = options.imageClassifier ?? createNsfwClassifier();
+  app.decorate('imageClassifier', imageClassifier);
+  app.addHook('onClose', async () => imageClassifier.close());
+  app.decorate('pushSender', options.pushSender ?? createWebPushSender(config.vapid));
+  const push = new PushDispatch({ db: options.db, log: app.log, sender: () => app.pushSender });
+  app.decorate('push', push);
+  app.addHook('onClose', async () => push.settled());
 
   // JSON only: a text/plain body must not reach a handler as a string (and is a CSRF classic).
   app.removeContentTypeParser('text/plain');
@@ -128,6 +149,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(feedbackListRoute);
       await api.register(feedbackCountsRoute);
       await api.register(createCommentRoutes);
+      await api.register(commentListRoutes);
+      await api.register(entryReadRoutes);
+      await api.register(entryWriteRoutes);
+      await api.register(entryLookupRoutes);
+      await api.register(fileViewRoute);
+      await api.register(nsfwRoute);
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);
       await api.register(syncStreamRoute);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import webpush from 'web-push';
 import { z } from 'zod';
 import { regionSchema, type Region } from '../src/contract/app-config';
 
@@ -26,11 +27,23 @@ export interface Config {
   trustProxy: boolean;
   staticDir: string;
   logLevel: string;
+  /** Web Push (VAPID) keys, base64url; generated into DATA_DIR/vapid.json (0600) when not set. */
+  vapid: VapidKeys;
+}
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
 }
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+function base64UrlBytes(length: number, message: string) {
+  return z.string().refine((v) => /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, 'base64url').length === length, { error: message });
+}
 
 const regionsText = z.string().transform((text, ctx) => {
   try {
@@ -63,6 +76,14 @@ const envSchema = z.object({
   TRUST_PROXY: booleanText.default(false),
   STATIC_DIR: z.string().min(1).default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  VAPID_PUBLIC_KEY: base64UrlBytes(65, 'must be an uncompressed P-256 public key (65 bytes) in base64url').optional(),
+  VAPID_PRIVATE_KEY: base64UrlBytes(32, 'must be a P-256 private key (32 bytes) in base64url').optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { error: 'must be a mailto: or https: address' }).default('mailto:no-reply@hearth.localhost'),
+});
+
+const vapidFileSchema = z.object({
+  publicKey: envSchema.shape.VAPID_PUBLIC_KEY.unwrap(),
+  privateKey: envSchema.shape.VAPID_PRIVATE_KEY.unwrap(),
 });
 
 export class ConfigError extends Error {
@@ -85,6 +106,32 @@ function loadAppKey(explicit: string | undefined, dataDir: string): Buffer {
   writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return key;
+}
+
+/**
+ * Reads VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither), or creates DATA_DIR/vapid.json
+ * (0600) once: a new key pair would orphan every browser's push subscription.
+ */
+function loadVapidKeys(publicKey: string | undefined, privateKey: string | undefined, subject: string, dataDir: string): VapidKeys {
+  if (publicKey && privateKey) return { publicKey, privateKey, subject };
+  if (publicKey || privateKey) throw new ConfigError(['VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither']);
+  const file = join(dataDir, 'vapid.json');
+  if (existsSync(file)) {
+    let raw: unknown = null;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      // reported below
+    }
+    const stored = vapidFileSchema.safeParse(raw);
+    if (!stored.success) throw new ConfigError([`${file}: must hold {"publicKey","privateKey"} in base64url`]);
+    return { ...stored.data, subject };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const keys = webpush.generateVAPIDKeys();
+  writeFileSync(file, `${JSON.stringify({ publicKey: keys.publicKey, privateKey: keys.privateKey })}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { publicKey: keys.publicKey, privateKey: keys.privateKey, subject };
 }
 
 /** Empty strings count as unset, as a shell `VAR=` line usually means "use the default". */
@@ -115,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     staticDir: resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    vapid: loadVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT, dataDir),
   };
 }

@@ -1,3 +1,4 @@
+import { FileStore } from './lib/file-store';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { databaseOptionsFor, openDatabase } from './db/database';
@@ -21,7 +22,7 @@ function readConfig(): Config {
 const config = readConfig();
 const database = await openDatabase(databaseOptionsFor(config));
 await migrateToLatest(database.db);
-if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey));
+if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
 
 const app = await buildApp({ config, db: database.db });
 await app.listen({ port: config.port, host: config.host });

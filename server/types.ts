@@ -2,9 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database, SessionState } from './db/schema';
 import type { AuthLimits } from './lib/auth-limits';
+import type { FileStore } from './lib/file-store';
+import type { ImageClassifier } from './lib/image-classifier';
 import type { Keys } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
 import type { Notifier } from './lib/notifier';
+import type { PushDispatch, PushSender } from './lib/push-sender';
 
 /** What the session plugin found for this request (null: no valid session cookie). */
 export interface CurrentSession {
@@ -23,6 +26,14 @@ declare module 'fastify' {
     mailer: Mailer;
     limits: AuthLimits;
     notifier: Notifier;
+    /** Uploaded files outside the database (lib/file-store.ts). */
+    fileStore: FileStore;
+    /** The image check (lib/image-classifier.ts); tests may inject their own. */
+    imageClassifier: ImageClassifier;
+    /** One Web Push delivery (lib/push-sender.ts); replaceable in tests. */
+    pushSender: PushSender;
+    /** Fire-and-forget pushes to a person's browsers. */
+    push: PushDispatch;
   }
   interface FastifyContextConfig {
     /** Writes that honour the Idempotency-Key header (plugins/idempotency.ts). */

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts and 0002-offline-data.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts, 0002-offline-data.ts and 0003-entry-files.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -178,20 +178,53 @@ interface EntryColumns extends EntityColumns {
   description: string | null;
   canvas: string | null;
   reaction: string | null;
-  entry_date: Timestamp;
   shared_with: ColumnType<string[], string[] | undefined, string[]>;
   shared_with_management: Generated<boolean>;
   locked_at: NullableTimestamp;
 }
 
-export type JournalEntriesTable = EntryColumns;
+/** 0003: the young person's local date and time (Europe/London), as written. */
+export interface JournalEntriesTable extends EntryColumns {
+  entry_date: ColumnType<DateText, DateText | undefined, DateText>;
+  entry_time: ColumnType<TimeText, TimeText | undefined, TimeText>;
+}
 
 export interface VoiceCategoriesTable extends EntityColumns {
   name: string;
+  description: ColumnType<string | null, string | null | undefined, string | null>;
+  position: ColumnType<number, number | undefined, number>;
 }
 
 export interface VoiceEntriesTable extends EntryColumns {
+  entry_date: Timestamp;
   category_id: string;
+}
+
+export type FileEntryType = EntryType | 'comment';
+
+/** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
+export interface EntryFilesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  entry_type: FileEntryType;
+  entry_id: string;
+  role: 'attachment' | 'canvas';
+  name: string;
+  mime: string;
+  size: number;
+  storage_key: string;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface EmojisTable {
+  id: Generated<string>;
+  emoji: string;
+  name: string;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
 }
 
 export interface EntryCommentsTable {
@@ -206,6 +239,7 @@ export interface EntryCommentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
+  edited_at: NullableTimestamp;
 }
 
 export interface ResidentFeedbackTable extends EntityColumns {
@@ -271,6 +305,8 @@ export interface Database {
   resident_feedback: ResidentFeedbackTable;
   push_subscriptions: PushSubscriptionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  entry_files: EntryFilesTable;
+  emojis: EmojisTable;
 }
 
 export type User = Selectable<UsersTable>;

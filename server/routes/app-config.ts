@@ -12,6 +12,7 @@ export default async function appConfigRoute(app: FastifyInstance) {
       default_region: regions.some((r) => r.name === rules.defaultRegion) ? rules.defaultRegion : (regions[0]?.name ?? rules.defaultRegion),
       default_site: app.config.defaultSite,
       dev_mailbox: app.config.nodeEnv === 'development',
+      push_public_key: app.config.vapid.publicKey,
     };
     return { success: true as const, data };
   });

@@ -1,6 +1,9 @@
+import { deflateSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
+import type { FileStore } from '../lib/file-store';
 import type { Database, EntryType } from '../db/schema';
 import { VOICE_CATEGORIES } from '../db/migrations/0002-offline-data';
+import { VOICE_CATEGORY_DESCRIPTIONS } from '../db/migrations/0003-entry-files';
 import { uuidv7At } from '../lib/uuidv7';
 
 /**
@@ -71,12 +74,21 @@ const ENTRIES: Record<string, DemoEntry[]> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function seedDemoEntries(db: Kysely<Database>, tenantId: string): Promise<void> {
+export async function seedDemoEntries(db: Kysely<Database>, tenantId: string, files?: FileStore): Promise<void> {
   await db
     .insertInto('voice_categories')
-    .values(VOICE_CATEGORIES.map((name) => ({ tenant_id: tenantId, name })))
+    .values(VOICE_CATEGORIES.map((name, position) => ({ tenant_id: tenantId, name, position, description: VOICE_CATEGORY_DESCRIPTIONS[name] ?? null })))
     .onConflict((oc) => oc.columns(['tenant_id', 'name']).doNothing())
     .execute();
+  for (const [position, name] of VOICE_CATEGORIES.entries()) {
+    await db
+      .updateTable('voice_categories')
+      .set({ description: VOICE_CATEGORY_DESCRIPTIONS[name] ?? null, position, updated_at: new Date() })
+      .where('tenant_id', '=', tenantId)
+      .where('name', '=', name)
+      .where('description', 'is', null)
+      .execute();
+  }
   const users = new Map(
     (await db.selectFrom('users').select(['id', 'username']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null).execute()).map((u) => [
       u.username.toLowerCase(),
@@ -121,6 +133,81 @@ export async function seedDemoEntries(db: Kysely<Database>, tenantId: string): P
       for (const entry of entries) await writeEntry(tx, tenantId, resident.id, residentUserId, entry, users, categories);
     });
   }
+  if (jamie && ali) await seedJournalExtras(db, tenantId, jamie.id, users.get('jamie')!, ali, files);
+}
+
+/** "YYYY-MM-DD" and "HH:MM" in Europe/London, the home's time (journal entry_date, entry_time). */
+function londonDateTime(at: number): { entry_date: string; entry_time: string } {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(at))
+      .map((x) => [x.type, x.value]),
+  );
+  return { entry_date: `${p.year}-${p.month}-${p.day}`, entry_time: `${p.hour}:${p.minute}` };
+}
+
+/** A small RGBA PNG made with zlib: a yellow sun on a transparent background. */
+export function demoDrawingPng(size = 32): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const raw = Buffer.alloc(size * (size * 4 + 1));
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const d = Math.hypot(x - size / 2, y - size / 2);
+      const o = y * (size * 4 + 1) + 1 + x * 4;
+      if (d < size / 4) raw.set([255, 204, 0, 255], o);
+    }
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const DRAWING_ENTRY = 'Drew the sun from the garden this morning.';
+const SHARED_ENTRY = 'Ali, can we talk about the football trials tomorrow?';
+
+/** Added after the first seed: a drawing and an entry shared with Ali. Each is written once. */
+async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residentId: string, jamieUserId: string, aliUserId: string, files?: FileStore) {
+  const has = async (description: string) =>
+    Boolean(await db.selectFrom('journal_entries').select('id').where('resident_id', '=', residentId).where('description', '=', description).executeTakeFirst());
+  const at = Date.now() - 3 * DAY_MS;
+  if (files && !(await has(DRAWING_ENTRY))) {
+    const png = demoDrawingPng();
+    const key = await files.write(tenantId, png);
+    await db.transaction().execute(async (tx) => {
+      const entry = await tx
+        .insertInto('journal_entries')
+        .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: DRAWING_ENTRY, reaction: '😌', ...londonDateTime(at), created_at: new Date(at), updated_at: new Date(at) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx.insertInto('entry_files').values({ tenant_id: tenantId, entry_type: 'journal', entry_id: entry.id, role: 'canvas', name: 'drawing.png', mime: 'image/png', size: png.length, storage_key: key }).execute();
+    });
+  }
+  if (!(await has(SHARED_ENTRY))) {
+    const when = Date.now() - 2 * DAY_MS;
+    await db
+      .insertInto('journal_entries')
+      .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: SHARED_ENTRY, reaction: '🤞', shared_with: [aliUserId], ...londonDateTime(when), created_at: new Date(when), updated_at: new Date(when) })
+      .execute();
+  }
 }
 
 async function writeEntry(
@@ -141,15 +228,14 @@ async function writeEntry(
     creator_id: residentUserId,
     description: entry.description,
     reaction: entry.reaction ?? null,
-    entry_date: new Date(at),
     created_at: new Date(at),
     updated_at: touched,
   };
   const categoryId = entry.category ? (categories.get(entry.category) ?? null) : null;
   const created =
     entry.type === 'journal'
-      ? await db.insertInto('journal_entries').values(common).returning('id').executeTakeFirstOrThrow()
-      : await db.insertInto('voice_entries').values({ ...common, category_id: categoryId! }).returning('id').executeTakeFirstOrThrow();
+      ? await db.insertInto('journal_entries').values({ ...common, ...londonDateTime(at) }).returning('id').executeTakeFirstOrThrow()
+      : await db.insertInto('voice_entries').values({ ...common, entry_date: new Date(at), category_id: categoryId! }).returning('id').executeTakeFirstOrThrow();
 
   // The same rules as routes/comments/create.ts, replayed over the thread.
   type Thread = { comment_id: string; count: number; awaiting: boolean; reaction: string | null };

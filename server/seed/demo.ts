@@ -5,6 +5,7 @@ import { encrypt, type Keys } from '../lib/crypto';
 import { hashPassword } from '../lib/passwords';
 import { hashRecoveryCode } from '../lib/recovery-codes';
 import { seedDemoEntries } from './demo-entries';
+import type { FileStore } from '../lib/file-store';
 
 /**
  * Demo data, safe to run at every start: fixed rows are inserted only when missing, and the
@@ -91,7 +92,8 @@ export function localDay(offsetDays: number, from = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-export async function seedDemo(db: Kysely<Database>, keys: Keys): Promise<void> {
+/** `files`: where uploaded files live (config.dataDir); without it, demo drawings are skipped. */
+export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { files?: FileStore } = {}): Promise<void> {
   let passwordHash: string | null = null;
   const demoHash = async () => (passwordHash ??= await hashPassword(DEMO_PASSWORD));
 
@@ -176,7 +178,7 @@ export async function seedDemo(db: Kysely<Database>, keys: Keys): Promise<void> 
       if (site.slug === 'demo' && person.username === 'riley') await seedRileyTwoFactor(db, keys, tenantId, userId);
     }
 
-    await seedDemoEntries(db, tenantId);
+    await seedDemoEntries(db, tenantId, options.files);
   }
   await topUpDemo(db);
 }

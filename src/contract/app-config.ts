@@ -17,6 +17,8 @@ export const appConfigSchema = z.object({
   default_site: z.string().nullable(),
   /** Development mode only: the /dev page may read the development mailbox. */
   dev_mailbox: z.boolean(),
+  /** The server's VAPID public key (base64url) for PushManager.subscribe; null: no push. */
+  push_public_key: z.string().nullable(),
 });
 export const appConfigResponseSchema = envelope(appConfigSchema);
 export type AppConfig = z.infer<typeof appConfigSchema>;

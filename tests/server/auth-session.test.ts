@@ -241,7 +241,9 @@ describe('plumbing', () => {
       default_region: 'United Kingdom',
       default_site: 'demo',
       dev_mailbox: false,
+      push_public_key: server.config.vapid.publicKey,
     });
+    expect(server.config.vapid.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
   });
 
   it('GET /api/health checks the database', async () => {

@@ -3,26 +3,38 @@ import { sql } from 'kysely';
 import { commentCreateSchema, type Comment } from '../../../src/contract/comments';
 import type { EntryType } from '../../../src/contract/feedback';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { REPLY_PUSH_MESSAGE } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
 import { isoMicros } from '../../lib/timestamps';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { acceptFormBodies, hasFiles } from './form-bodies';
+import { checkImages, checkUploads, Problems, residentSensitivity, storeFiles, requirePutOverride } from '../entries/shared';
+import { idParamsSchema } from '../../../src/contract/users';
+import { entryLimits, entryMessages } from '../../../src/contract/entries';
+import { filesOf } from '../entries/shared';
+import { acceptFormBodies } from './form-bodies';
 
 /**
  * POST /api/v1/projects/residents/journal/entries/comments and .../voices/entries/comments
- * (JSON, multipart or url-encoded fields entry_id, comment, reaction; files are refused for now).
+ * (JSON, multipart or url-encoded fields entry_id, comment, reaction; file parts `files[N]` checked
+ * like entry attachments, images through the image check with the young person's sensitivity).
+ * POST .../comments/{id}?_method=PUT edits a comment: only its creator (else 404); fields given
+ * replace, `remove_files[]` drops attachments, new files are added.
  * Allowed for the entry's young person and the staff of their home; anyone else gets 404.
  * In the same transaction the thread's resident_feedback row follows: a staff comment makes it
  * await the young person (count + 1), the young person's reply clears it (count 0).
+ * After the commit, a staff comment also sends a content-free Web Push to the young person.
  */
 const TABLE = { journal: 'journal_entries', voice: 'voice_entries' } as const;
 
 async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
   const auth = requireAuth(request);
   const input = parse(commentCreateSchema, request.body ?? {});
-  if (hasFiles(request)) throw new HttpError(422, chosen.validationFailed, { files: ['Files cannot be attached to comments yet'] });
+  const problems = new Problems();
+  const uploads = checkUploads(request, problems, { canvas: false });
+  if (uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
+  problems.throwIfAny();
 
   const entry = await app.db
     .selectFrom(`${TABLE[type]} as entry` as 'journal_entries as entry')
@@ -48,15 +60,21 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     if (!staff) throw new HttpError(404, chosen.notFound);
   }
 
+  await checkImages(app, uploads.attachments, await residentSensitivity(app.db, entry.resident_id), problems);
+  problems.throwIfAny();
+
   const id = uuidv7();
   const comment = input.comment || null;
   const reaction = input.reaction || null;
+  const stored = await storeFiles(app, auth.tenantId, uploads.attachments);
   const row = await app.db.transaction().execute(async (tx) => {
+    const fileRows = stored.rows('comment', id);
     const inserted = await tx
       .insertInto('entry_comments')
       .values({ id, tenant_id: auth.tenantId, entry_type: type, entry_id: entry.id, creator_id: auth.userId, comment, reaction })
       .returning(['id', isoMicros(sql.ref('created_at')).as('created_at'), isoMicros(sql.ref('updated_at')).as('updated_at')])
       .executeTakeFirstOrThrow();
+    if (fileRows.length > 0) await tx.insertInto('entry_files').values(fileRows).execute();
     if (byResident) {
       await tx
         .updateTable('resident_feedback')
@@ -96,8 +114,13 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     // The entry carries its comments: its replica row must be pulled again.
     await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
     return inserted;
+  }).catch(async (error: unknown) => {
+    await stored.cleanup();
+    throw error;
   });
   app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id }, ['feedback', type]);
+  // A staff reply reaches the young person's closed app too: a push that says only "feedback changed".
+  if (!byResident) app.push.toUser({ tenantId: auth.tenantId, userId: entry.user_id }, REPLY_PUSH_MESSAGE);
 
   const creator = await app.db
     .selectFrom('users')
@@ -105,7 +128,92 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     .select(['users.id', 'users.first_name', 'users.last_name', sql<boolean>`user_photos.id is not null`.as('has_photo')])
     .where('users.id', '=', auth.userId)
     .executeTakeFirstOrThrow();
-  return { id: row.id, updated_at: row.updated_at, deleted_at: null, entry_id: entry.id, comment, reaction, created_at: row.created_at, creator, files: [] };
+  const files = (await filesOf(app.db, auth.tenantId, 'comment', [row.id])).get(row.id)!.files;
+  return { id: row.id, updated_at: row.updated_at, deleted_at: null, entry_id: entry.id, comment, reaction, created_at: row.created_at, creator, files };
+}
+
+async function updateComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
+  const auth = requireAuth(request);
+  const { id } = parse(idParamsSchema, request.params);
+  requirePutOverride(request);
+  const found = await app.db
+    .selectFrom('entry_comments as c')
+    .innerJoin(`${TABLE[type]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
+    .innerJoin('residents', 'residents.id', 'entry.resident_id')
+    .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'residents.home_id'])
+    .where('c.tenant_id', '=', auth.tenantId)
+    .where('c.id', '=', id)
+    .where('c.entry_type', '=', type)
+    .where('c.creator_id', '=', auth.userId)
+    .where('c.deleted_at', 'is', null)
+    .where('entry.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!found) throw new HttpError(404, chosen.notFound);
+  const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  const problems = new Problems();
+  const given = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : undefined);
+  const newComment = given('comment');
+  const newReaction = given('reaction');
+  if (newComment !== undefined && newComment.length > 5000) problems.add('comment', 'Comment is too long');
+  if (newReaction !== undefined && newReaction.length > 32) problems.add('reaction', 'Reaction is too long');
+  const comment = newComment !== undefined ? newComment || null : found.comment;
+  const reaction = newReaction !== undefined ? newReaction || null : found.reaction;
+  if (!comment && !reaction) problems.add('comment', entryMessages.commentRequired);
+  const removeRaw = body['remove_files[]'] ?? body.remove_files;
+  const removeIds = new Set((Array.isArray(removeRaw) ? removeRaw : removeRaw === undefined ? [] : [removeRaw]).filter((v): v is string => typeof v === 'string' && v !== ''));
+  const existingFiles = await app.db
+    .selectFrom('entry_files')
+    .select(['id', 'storage_key'])
+    .where('tenant_id', '=', auth.tenantId)
+    .where('entry_type', '=', 'comment')
+    .where('entry_id', '=', found.id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  for (const fid of removeIds) if (!existingFiles.some((f) => f.id === fid)) problems.add('remove_files', 'That file is not on this comment');
+  const uploads = checkUploads(request, problems, { canvas: false });
+  if (existingFiles.filter((f) => !removeIds.has(f.id)).length + uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
+  problems.throwIfAny();
+  await checkImages(app, uploads.attachments, await residentSensitivity(app.db, found.resident_id), problems);
+  problems.throwIfAny();
+
+  const stored = await storeFiles(app, auth.tenantId, uploads.attachments);
+  const dropped = existingFiles.filter((f) => removeIds.has(f.id));
+  await app.db.transaction().execute(async (tx) => {
+    await tx.updateTable('entry_comments').set({ comment, reaction, edited_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', found.id).execute();
+    const rows = stored.rows('comment', found.id);
+    if (rows.length > 0) await tx.insertInto('entry_files').values(rows).execute();
+    if (dropped.length > 0) await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', dropped.map((f) => f.id)).execute();
+    // The thread summary shows the latest comment: it is pulled again, with this reaction if it is that comment.
+    await tx
+      .updateTable('resident_feedback')
+      .set({ updated_at: sql`now()`, reaction: sql`case when comment_id = ${found.id} then ${reaction} else resident_feedback.reaction end` })
+      .where('tenant_id', '=', auth.tenantId)
+      .where('type', '=', type)
+      .where('entry_id', '=', found.entry_id)
+      .execute();
+    await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', found.entry_id).execute();
+  }).catch(async (error: unknown) => {
+    await stored.cleanup();
+    throw error;
+  });
+  for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
+  app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: found.resident_id }, ['feedback', type]);
+
+  const row = await app.db
+    .selectFrom('entry_comments as c')
+    .innerJoin('users', 'users.id', 'c.creator_id')
+    .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
+    .select([
+      'c.id', 'c.entry_id', 'c.comment', 'c.reaction', isoMicros(sql.ref('c.created_at')).as('created_at'), isoMicros(sql.ref('c.updated_at')).as('updated_at'),
+      'users.id as creator_id', 'users.first_name', 'users.last_name', sql<boolean>`user_photos.id is not null`.as('has_photo'),
+    ])
+    .where('c.id', '=', found.id)
+    .executeTakeFirstOrThrow();
+  const files = (await filesOf(app.db, auth.tenantId, 'comment', [row.id])).get(row.id)!.files;
+  return {
+    id: row.id, updated_at: row.updated_at, deleted_at: null, entry_id: row.entry_id, comment: row.comment, reaction: row.reaction, created_at: row.created_at,
+    creator: { id: row.creator_id, first_name: row.first_name, last_name: row.last_name, has_photo: row.has_photo }, files,
+  };
 }
 
 export default async function createCommentRoutes(app: FastifyInstance) {
@@ -118,6 +226,10 @@ export default async function createCommentRoutes(app: FastifyInstance) {
     app.post(path, { config }, async (request, reply) => {
       const data = await createComment(app, request, type);
       return reply.code(201).send({ success: true as const, data });
+    });
+    app.post(`${path}/:id`, { config }, async (request) => {
+      const data = await updateComment(app, request, type);
+      return { success: true as const, data };
     });
   }
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
-import { buildApp } from '../../../server/app';
+import { buildApp, type BuildAppOptions } from '../../../server/app';
+import { FileStore } from '../../../server/lib/file-store';
 import { loadConfig, type Config } from '../../../server/config';
 import { openTestDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
@@ -40,7 +41,7 @@ function fakeDist(): string {
  * fresh schema when DATABASE_URL is set) holding the demo data.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; limits?: Partial<AuthLimits> } = {},
+  options: { env?: Record<string, string>; limits?: Partial<AuthLimits>; imageClassifier?: BuildAppOptions['imageClassifier'] } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -51,9 +52,9 @@ export async function startTestServer(
   });
   const handle = await openTestDatabase();
   await migrateToLatest(handle.db, handle.schema);
-  await seedDemo(handle.db, deriveKeys(config.appKey));
+  await seedDemo(handle.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
   // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
-  const app = await buildApp({ config, db: handle.db, limits: { authRequestsPerMinute: 100_000, ...options.limits } });
+  const app = await buildApp({ config, db: handle.db, limits: { authRequestsPerMinute: 100_000, ...options.limits }, imageClassifier: options.imageClassifier });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

@@ -1,0 +1,205 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { entryLimits, entryMessages, journalFieldsSchema, voiceFieldsSchema } from '../../../src/contract/entries';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { idParamsSchema } from '../../../src/contract/users';
+import { HttpError } from '../../lib/http-errors';
+import { fieldErrors, parse } from '../../lib/validate';
+import { requireAuth, type SignedIn } from '../../plugins/session';
+import { acceptFormBodies, listField, textField } from '../comments/form-bodies';
+import { showEntry } from './read';
+import {
+  CLOCK_SKEW_MS, ENTRY_TABLE, Problems, checkImages, checkUploads, londonNow, ownResident, requirePutOverride, storeFiles, type EntryKind,
+} from './shared';
+
+/**
+ * POST /api/v1/projects/residents/journal/entries (create) and POST .../entries/{id}?_method=PUT
+ * (update), the same for .../voices/entries. Multipart per SPEC §5 (JSON without files too):
+ * text fields of the contract's journalFieldsSchema / voiceFieldsSchema, `shared_with[]` repeated,
+ * attachments `files[N]`, the drawing as the PNG part `canvas`; updates replace the fields they
+ * send, add new files, drop `remove_files[]` and replace or remove (`remove_canvas=1`) the drawing.
+ * Every rule answers 422 with field errors (entryMessages); a file over maxFileBytes is a 413.
+ * Idempotent (Idempotency-Key): the request hash covers the files (form-bodies.ts).
+ */
+const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
+
+interface Existing {
+  id: string;
+  description: string | null;
+  reaction: string | null;
+  entry_date: string | null;
+  entry_time: string | null;
+  category_id: string | null;
+  shared_with: string[];
+  shared_with_management: boolean;
+  files: { id: string; role: 'attachment' | 'canvas'; storage_key: string }[];
+}
+
+async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string, residentId: string): Promise<Existing> {
+  const row = await app.db
+    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
+    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management'])
+    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<null>`null`.as('entry_date'))
+    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_time, 'HH24:MI')`.as('entry_time') : sql<null>`null`.as('entry_time'))
+    .select(kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<null>`null`.as('category_id'))
+    .where('entry.tenant_id', '=', auth.tenantId)
+    .where('entry.id', '=', id)
+    .where('entry.resident_id', '=', residentId)
+    .where('entry.creator_id', '=', auth.userId)
+    .where('entry.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, chosen.notFound);
+  const files = await app.db
+    .selectFrom('entry_files')
+    .select(['id', 'role', 'storage_key'])
+    .where('tenant_id', '=', auth.tenantId)
+    .where('entry_type', '=', kind)
+    .where('entry_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return { ...row, files };
+}
+
+async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: EntryKind, entryId: string | null) {
+  const auth = requireAuth(request);
+  const resident = await ownResident(app, auth, kind);
+  if (entryId) requirePutOverride(request);
+  const existing = entryId ? await loadOwnEntry(app, auth, kind, entryId, resident.id) : null;
+  const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  const problems = new Problems();
+
+  // The contract's field rules.
+  const raw: Record<string, unknown> = {};
+  for (const name of ['description', 'reaction', 'shared_with_management', 'remove_canvas', 'entry_date', 'entry_time', 'category_id']) {
+    const value = textField(body, name);
+    if (value !== undefined) raw[name] = value;
+  }
+  const sharedGiven = listField(body, 'shared_with');
+  if (sharedGiven) raw.shared_with = sharedGiven;
+  const removeGiven = listField(body, 'remove_files');
+  if (removeGiven) raw.remove_files = removeGiven;
+  if (existing && kind === 'voice' && raw.category_id === undefined) raw.category_id = existing.category_id;
+  const schema = kind === 'journal' ? journalFieldsSchema : voiceFieldsSchema;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) problems.merge(fieldErrors(parsed.error));
+  const input = (parsed.success ? parsed.data : {}) as Partial<Record<string, unknown>> & { remove_files?: string[]; shared_with?: string[] };
+
+  // Files.
+  const uploads = checkUploads(request, problems, { canvas: true });
+  const removeIds = new Set(input.remove_files ?? []);
+  const kept = (existing?.files ?? []).filter((f) => f.role === 'attachment' && !removeIds.has(f.id));
+  for (const id of removeIds) if (!existing?.files.some((f) => f.id === id && f.role === 'attachment')) problems.add('remove_files', 'That file is not on this entry');
+  if (kept.length + uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
+  const oldCanvas = existing?.files.find((f) => f.role === 'canvas') ?? null;
+  const dropCanvas = Boolean(oldCanvas) && (uploads.canvas !== null || input.remove_canvas === '1');
+
+  // The entry as it will be.
+  const description = raw.description !== undefined ? String(raw.description).trim() || null : (existing?.description ?? null);
+  const reaction = raw.reaction !== undefined ? String(raw.reaction).trim() || null : (existing?.reaction ?? null);
+  const hasCanvas = uploads.canvas !== null || (Boolean(oldCanvas) && !dropCanvas);
+  if (!description && !reaction && !hasCanvas) problems.add('description', entryMessages.nothingToSave);
+
+  let entryDate: string | null = null;
+  let entryTime: string | null = null;
+  if (kind === 'journal') {
+    const now = londonNow(new Date());
+    entryDate = (raw.entry_date as string | undefined) ?? existing?.entry_date ?? now.slice(0, 10);
+    entryTime = (raw.entry_time as string | undefined) ?? (raw.entry_date !== undefined ? '00:00' : (existing?.entry_time ?? now.slice(11)));
+    if (!problems.errors.entry_date && !DATE_OK(entryDate)) problems.add('entry_date', 'The date is not valid');
+    else if (!problems.errors.entry_time && `${entryDate} ${entryTime}` > londonNow(new Date(Date.now() + CLOCK_SKEW_MS))) {
+      problems.add('entry_date', entryMessages.dateInFuture);
+    }
+  }
+
+  const sharedWith = sharedGiven ? [...new Set(input.shared_with ?? [])] : (existing?.shared_with ?? []);
+  if (sharedGiven && sharedWith.length > 0 && !problems.errors.shared_with) {
+    const staff = await app.db
+      .selectFrom('home_staff')
+      .innerJoin('users', 'users.id', 'home_staff.user_id')
+      .select('home_staff.user_id')
+      .where('home_staff.tenant_id', '=', auth.tenantId)
+      .where('home_staff.home_id', '=', resident.home_id)
+      .where('home_staff.deleted_at', 'is', null)
+      .where('users.deleted_at', 'is', null)
+      .where('home_staff.user_id', 'in', sharedWith)
+      .execute();
+    if (staff.length !== sharedWith.length) problems.add('shared_with', 'You can only share with people who work in your home');
+  }
+  const categoryId = kind === 'voice' && parsed.success ? (input.category_id as string) : null;
+  if (categoryId) {
+    const category = await app.db
+      .selectFrom('voice_categories')
+      .select('id')
+      .where('tenant_id', '=', auth.tenantId)
+      .where('id', '=', categoryId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!category) problems.add('category_id', entryMessages.categoryRequired);
+  }
+  problems.throwIfAny();
+
+  await checkImages(app, uploads.attachments, resident.sensitivity, problems);
+  problems.throwIfAny();
+
+  const management = raw.shared_with_management !== undefined ? raw.shared_with_management === '1' : (existing?.shared_with_management ?? false);
+  const stored = await storeFiles(app, auth.tenantId, [...uploads.attachments, ...(uploads.canvas ? [uploads.canvas] : [])]);
+  const removedKeys: string[] = [];
+  let id: string;
+  try {
+    id = await app.db.transaction().execute(async (tx) => {
+      const table = ENTRY_TABLE[kind];
+      const values = { description, reaction, shared_with: sharedWith, shared_with_management: management };
+      const dated = kind === 'journal' ? { entry_date: entryDate!, entry_time: entryTime! } : { category_id: categoryId! };
+      let entryRowId: string;
+      if (existing) {
+        await tx
+          .updateTable(table as 'journal_entries')
+          .set({ ...values, ...(dated as object), updated_at: sql`now()` })
+          .where('id', '=', existing.id)
+          .execute();
+        entryRowId = existing.id;
+        const drop = [...existing.files.filter((f) => removeIds.has(f.id)), ...(dropCanvas && oldCanvas ? [oldCanvas] : [])];
+        if (drop.length > 0) {
+          await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', drop.map((f) => f.id)).execute();
+          removedKeys.push(...drop.map((f) => f.storage_key));
+        }
+      } else {
+        const row = await tx
+          .insertInto(table as 'journal_entries')
+          .values({ tenant_id: auth.tenantId, resident_id: resident.id, creator_id: auth.userId, ...values, ...(dated as { entry_date: string; entry_time: string }) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        entryRowId = row.id;
+      }
+      const rows = stored.rows(kind, entryRowId);
+      if (rows.length > 0) await tx.insertInto('entry_files').values(rows).execute();
+      return entryRowId;
+    });
+  } catch (error) {
+    await stored.cleanup();
+    throw error;
+  }
+  // Removed files leave the disk once the database no longer points at them.
+  for (const key of removedKeys) await app.fileStore.remove(auth.tenantId, key);
+  app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, [kind]);
+  return showEntry(app, auth, kind, id);
+}
+
+export default async function entryWriteRoutes(app: FastifyInstance) {
+  await acceptFormBodies(app);
+  const config = { idempotent: true };
+  for (const [kind, path] of [
+    ['journal', '/v1/projects/residents/journal/entries'],
+    ['voice', '/v1/projects/residents/voices/entries'],
+  ] as const) {
+    app.post(path, { config }, async (request, reply) => {
+      const data = await writeEntry(app, request, kind, null);
+      return reply.code(201).send({ success: true as const, data });
+    });
+    app.post(`${path}/:id`, { config }, async (request) => {
+      const { id } = parse(idParamsSchema, request.params);
+      const data = await writeEntry(app, request, kind, id);
+      return { success: true as const, data };
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { entryMessages } from '../../../src/contract/entries';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { idParamsSchema } from '../../../src/contract/users';
+import { sniffMime } from '../../lib/file-store';
+import { HttpError } from '../../lib/http-errors';
+import { ClassifierUnavailableError, isInappropriate } from '../../lib/image-classifier';
+import { parse } from '../../lib/validate';
+import { requireAuth } from '../../plugins/session';
+import { acceptFormBodies, uploadedFiles } from '../comments/form-bodies';
+import { residentSensitivity } from '../entries/shared';
+import { reachableResident } from './access';
+
+/**
+ * POST /api/v1/projects/residents/{id}/photos/nsfw (multipart, one part `image`): the image check
+ * the PWA runs before attaching a picture. Answers `{inappropriate, sensitivity}` with the young
+ * person's explicit_image_sensitivity (lib/image-classifier.ts: Porn + Hentai + Sexy at least
+ * 0.8 / 0.6 / 0.4 for low / medium / high). For the young person themself and staff of their home;
+ * anyone else 404. JPEG and PNG are classified; other types are 422 "File type not allowed".
+ */
+export default async function nsfwRoute(app: FastifyInstance) {
+  await acceptFormBodies(app);
+  app.post('/v1/projects/residents/:id/photos/nsfw', async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(idParamsSchema, request.params);
+    const resident = await reachableResident(app, auth, id);
+    const image = uploadedFiles(request).find((f) => f.field === 'image');
+    if (!image) throw new HttpError(422, chosen.validationFailed, { image: ['Please add an image'] });
+    const mime = sniffMime(image.data);
+    if (mime !== 'image/jpeg' && mime !== 'image/png') throw new HttpError(422, chosen.validationFailed, { image: [entryMessages.fileTypeNotAllowed] });
+    const sensitivity = await residentSensitivity(app.db, resident.id);
+    let result;
+    try {
+      result = await app.imageClassifier.classify(image.data, mime);
+    } catch (error) {
+      if (error instanceof ClassifierUnavailableError) {
+        throw new HttpError(503, 'The image check is not available right now. Please try again.', undefined, { 'Retry-After': '30' });
+      }
+      throw error;
+    }
+    if (!result || result.kind === 'undecodable') throw new HttpError(422, chosen.validationFailed, { image: [entryMessages.fileTypeNotAllowed] });
+    return { success: true as const, data: { inappropriate: isInappropriate(result.probabilities, sensitivity), sensitivity } };
+  });
+}
