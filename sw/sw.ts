@@ -106,24 +106,38 @@ void replay().catch(() => undefined);
 // --- push ---------------------------------------------------------------------------------------
 
 /**
- * A push only says "something changed": no content travels in it or shows on a lock screen. Open
- * pages re-sync; otherwise a neutral notification invites the person back.
+ * A push only says what changed (`{"type":"changed","collections":["feedback"]}`, src/contract/push.ts):
+ * no content travels in it or shows on a lock screen. Open pages re-sync those collections; when no
+ * window is focused, a neutral notification invites the person back.
  */
+function changedCollections(event: PushEvent): string[] | undefined {
+  try {
+    const message = event.data?.json() as { type?: unknown; collections?: unknown } | undefined;
+    if (message?.type !== 'changed' || !Array.isArray(message.collections)) return undefined;
+    const names = message.collections.filter((name): name is string => typeof name === 'string');
+    return names.length ? names : undefined;
+  } catch {
+    return undefined; // no payload or not JSON: re-sync everything
+  }
+}
+
 self.addEventListener('push', (event: PushEvent) => {
   event.waitUntil(
     (async () => {
+      const collections = changedCollections(event);
       // src/data/replication/resync.ts listens on this channel (`{topics}`; none = everything).
       try {
         const resync = new BroadcastChannel('hearth-resync');
-        resync.postMessage({});
+        resync.postMessage({ topics: collections });
         resync.close();
       } catch {
         // no channel: pages re-sync on their next start or visibility change
       }
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: false });
-      if (windows.some((client) => client.visibilityState === 'visible')) return;
+      if (windows.some((client) => client.focused)) return;
+      const reply = collections?.includes('feedback') ?? false;
       await self.registration.showNotification('Hearth', {
-        body: 'There is something new for you in Hearth.',
+        body: reply ? 'You have a new reply' : 'There is something new for you in Hearth.',
         icon: '/icons/icon-192.png',
         badge: '/icons/icon-192.png',
         tag: 'hearth-update',

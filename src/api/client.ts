@@ -12,6 +12,8 @@ export interface RequestOptions<T> {
   method?: Method;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as multipart (fetch sets the boundary); instead of `body`. */
+  form?: FormData;
   /** Parses a successful JSON answer; a mismatch is reported as a failure with an empty message. */
   schema?: z.ZodType<T>;
   responseType?: 'json' | 'blob';
@@ -127,7 +129,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
           method,
           headers,
           credentials: 'include',
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
           signal: signals.length ? AbortSignal.any(signals) : undefined,
         });
       } catch {

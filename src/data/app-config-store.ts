@@ -11,6 +11,7 @@ export const fallbackAppConfig: AppConfig = {
   default_region: rules.defaultRegion,
   default_site: null,
   dev_mailbox: false,
+  push_public_key: null,
 };
 
 /** The last copy the server gave (validated with the contract when it arrived). */

@@ -44,6 +44,7 @@ export async function wipeLocalData(context: WipeContext): Promise<unknown[]> {
       await step(context);
     } catch (error) {
       errors.push(error);
+      console.error('A sign-out wipe step failed', error);
     }
   }
   return errors;

@@ -81,7 +81,7 @@ describe('the page side of the outbox (no service worker)', () => {
       { state: 'failed', message: JOURNAL_THEME_NOT_FOUND, outbox_id: outboxId },
     ]);
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
-    expect(ERROR_UPDATING_JOURNAL).toBe('error updating journal');
+    expect(ERROR_UPDATING_JOURNAL).toBe('There was an error updating your journal.');
   });
 
   it('held entries wait for sign-in; resumeOutbox sends them', async () => {

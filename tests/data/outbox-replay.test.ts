@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_HEADER } from '@/contract/sync';
 import { backoffPolicy, retryDelayMs } from '@/data/outbox/backoff';
-import { countRecords, releaseHeld } from '@/data/outbox/queue';
+import { countRecords, makeWaitingDue, releaseHeld } from '@/data/outbox/queue';
 import { replayOutbox } from '@/data/outbox/replay';
 import { openValue } from '@/data/outbox/seal';
 import { allRecords, getRecord } from '@/data/outbox/store';
@@ -143,6 +143,26 @@ describe('outbox replay rules', () => {
       expect(new Set(server.sent.map((s) => s.request.headers[IDEMPOTENCY_HEADER]))).toEqual(new Set([entry.id]));
     });
   }
+
+  it('coming back online makes an entry waiting out its backoff due at once', async () => {
+    const store = freshStore();
+    const key = testKey();
+    const clock = 1_000_000;
+    let offline = true;
+    const server = fakeTransport(() => (offline ? { status: 0, body: null } : ok()));
+    const entry = await enqueue(store, key, entryWrite(), () => clock);
+    const options = replayOptions(store, key, server.transport, { now: () => clock, random: () => 0.5 });
+    await replayOutbox(options);
+    expect((await getRecord(store, entry.id))?.nextAttemptAt).toBeGreaterThan(clock);
+
+    offline = false;
+    // Still backing off: the same instant sends nothing...
+    expect((await replayOutbox(options)).sent).toBe(0);
+    // ...until the network is back.
+    expect(await makeWaitingDue(store)).toBe(1);
+    expect((await replayOutbox(options)).sent).toBe(1);
+    expect(server.sent).toHaveLength(2);
+  });
 
   it('backoff is capped and jittered', () => {
     expect(retryDelayMs(1, () => 0)).toBe(backoffPolicy.baseMs / 2);

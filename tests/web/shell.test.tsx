@@ -33,7 +33,7 @@ describe('page titles', () => {
       req.path === '/app-config'
         ? json(200, {
             success: true,
-            data: { product_name: 'Oak Hearth', regions: [{ name: 'United Kingdom', api_base: '/api' }], default_region: 'United Kingdom', default_site: 'demo', dev_mailbox: false },
+            data: { product_name: 'Oak Hearth', regions: [{ name: 'United Kingdom', api_base: '/api' }], default_region: 'United Kingdom', default_site: 'demo', dev_mailbox: false, push_public_key: null },
           })
         : undefined,
     );

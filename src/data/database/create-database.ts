@@ -9,6 +9,7 @@ import type { MigrationStrategies, RxCollection, RxDatabase, RxJsonSchema, RxSto
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { DataKey } from '../crypto/key-vault';
+import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
 
@@ -153,6 +154,13 @@ export async function createHearthDatabase<C extends CollectionDefinitions>(
 }
 
 /** Deletes the replica's IndexedDB data (logout wipe). The key is not needed. */
+/**
+ * Removes a replica that is not open. The storage is wrapped like an open one, because RxDB
+ * re-creates each collection's storage (schemas with encrypted fields included) to remove it; the
+ * key is a throwaway: removal clears tables and never reads or writes a document.
+ */
 export async function removeHearthDatabase(name: string, options: HearthStorageOptions & { multiInstance?: boolean } = {}): Promise<void> {
-  await removeRxDatabase(name, baseStorage(options), options.multiInstance ?? true);
+  const throwaway = asDataKey(crypto.getRandomValues(new Uint8Array(DATA_KEY_BYTES)));
+  const storage = wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: throwaway });
+  await removeRxDatabase(name, storage, options.multiInstance ?? true);
 }

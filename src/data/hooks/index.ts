@@ -10,3 +10,8 @@ export { usePastCalendar, useUpcomingCalendar } from './use-calendar';
 export { useEventTypes } from './use-event-types';
 export { useUserPhoto } from './use-user-photo';
 export { useSyncStatus } from './use-sync-status';
+export type { EntriesPage } from './entry-queries';
+export type { JournalEntriesQuery } from './use-entries';
+export { useEmojis, useJournalEntries, useJournalEntry, useVoiceCategories, useVoiceEntries, useVoiceEntry } from './use-entries';
+export { useComments } from './use-comments';
+export { useEntryFile } from './use-entry-file';

@@ -4,6 +4,7 @@
  * server does not have is remembered (data null) for a day.
  */
 import { getProfilePhoto } from '@/api/users/get-profile-photo';
+import type { Result } from '@/api/result';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../replica/types';
 
@@ -36,18 +37,26 @@ export function photoNeedsFetch(doc: FileDoc | null, now = Date.now()): boolean 
 
 const inFlight = new Map<string, Promise<void>>();
 
-/** Fetches one photo and stores it (or its absence) encrypted. Offline: nothing happens. */
-export function fetchAndCachePhoto(db: ReplicaDatabase, userId: string): Promise<void> {
-  const key = `${db.name}:${userId}`;
+/**
+ * Fetches bytes once (concurrent callers share the request) and stores them, or the server's
+ * "none" (404, data null), encrypted under `cacheKey`. Offline or failing: nothing is stored.
+ */
+export function fetchAndCacheFile(
+  db: ReplicaDatabase,
+  cacheKey: string,
+  kind: FileDoc['kind'],
+  fetcher: () => Promise<Result<Blob>>,
+): Promise<void> {
+  const key = `${db.name}:${cacheKey}`;
   let running = inFlight.get(key);
   if (!running) {
     running = (async () => {
-      const result = await getProfilePhoto(userId);
+      const result = await fetcher();
       if (!result.ok && result.status !== 404) return; // offline or failing: try another time
       const data = result.ok && result.data.size > 0 ? bytesToBase64(new Uint8Array(await result.data.arrayBuffer())) : null;
       const doc: FileDoc = {
-        id: photoKey(userId),
-        kind: 'photo',
+        id: cacheKey,
+        kind,
         updated_at: new Date().toISOString(),
         content_type: result.ok ? result.data.type || 'application/octet-stream' : '',
         data,
@@ -58,4 +67,9 @@ export function fetchAndCachePhoto(db: ReplicaDatabase, userId: string): Promise
     inFlight.set(key, running);
   }
   return running;
+}
+
+/** Fetches one photo and stores it (or its absence) encrypted. Offline: nothing happens. */
+export function fetchAndCachePhoto(db: ReplicaDatabase, userId: string): Promise<void> {
+  return fetchAndCacheFile(db, photoKey(userId), 'photo', () => getProfilePhoto(userId));
 }

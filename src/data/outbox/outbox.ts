@@ -6,18 +6,20 @@ import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import {
   countRecords,
+  makeWaitingDue,
   markApplied,
   pendingOutcomes,
   putWrite,
   releaseHeld,
   removeUnsent,
   retryRecord,
+  withdrawRecord,
   type OutboxCounts,
 } from './queue';
 import { replayOutbox, type ReplayReport, type Transport } from './replay';
 import { allRecords, destroyOutboxStore, OUTBOX_DATABASE, type OutboxStoreOptions } from './store';
 import { currentOwner, keyDatabaseFor, onOwnerChange, outboxDatabaseFor } from '../owner';
-import { OUTBOX_CHANNEL, type LocalRef, type OutboxCommand, type OutboxMessage, type WriteInput } from './types';
+import { OUTBOX_CHANNEL, type LocalRef, type OutboxCommand, type OutboxMessage, type OutboxResult, type WriteInput } from './types';
 
 /**
  * The page's side of the outbox: every write goes through `enqueueWrite`. The service worker
@@ -33,7 +35,12 @@ export interface SyncStateValue {
 
 /** Where outcomes land: the replica (default) or a test double. */
 export interface OutcomeSink {
-  setSyncState(local: LocalRef, sync: SyncStateValue): Promise<void>;
+  /**
+   * `result`: for a delivered write, what the server answered. When its `id` differs from the local
+   * document's (a create: the server makes its own id), the replica swaps the optimistic document
+   * for the server's copy (src/data/entries/settle.ts). Applying it twice changes nothing.
+   */
+  setSyncState(local: LocalRef, sync: SyncStateValue, result?: OutboxResult | null): Promise<void>;
   requestResync(topics: readonly SyncTopic[]): void;
 }
 
@@ -49,7 +56,12 @@ export interface OutboxConfig extends OutboxStoreOptions {
 }
 
 const replicaSink: OutcomeSink = {
-  async setSyncState(local, sync) {
+  async setSyncState(local, sync, result) {
+    if (sync.state === 'synced' && result) {
+      const { settleDelivered } = await import('../entries/settle');
+      await settleDelivered(local, sync, result);
+      return;
+    }
     const { setSyncState } = await import('../replica/local-writes');
     await setSyncState(local.collection, local.id, sync);
   },
@@ -145,6 +157,13 @@ function controllingWorker(): WorkerLike | null {
 }
 
 /** Asks the worker to replay (passing the current CSRF token) or replays here. Never throws. */
+/** `online`: what waited out a backoff is due at once, then the queue is replayed. */
+export function flushOutboxNowOnline(): void {
+  void makeWaitingDue(config)
+    .catch(() => 0)
+    .then(() => flushOutbox());
+}
+
 export function flushOutbox(): void {
   void (async () => {
     const worker = controllingWorker();
@@ -203,7 +222,7 @@ async function applyOutcomesOnce(): Promise<void> {
           await config.sink.setSyncState(local, { state: 'failed', message: outcome.message, outbox_id: outcome.id });
         } else if (!waitingDocs.has(`${local.collection}/${local.id}`)) {
           // A later change to the same document is still on its way: that one says when it is synced.
-          await config.sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null });
+          await config.sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null }, outcome.result);
         }
       }
       if (outcome.state === 'sent') for (const topic of outcome.meta?.topics ?? []) topics.add(topic);
@@ -273,6 +292,16 @@ export async function retryFailedWrite(outboxId: string): Promise<boolean> {
   return again;
 }
 
+/** Takes back an unsent write the server never acted on (see withdrawRecord). */
+export async function withdrawUnsentWrite(outboxId: string): Promise<boolean> {
+  const withdrawn = await withdrawRecord(config, outboxId, config.now());
+  if (withdrawn) {
+    broadcast({ type: 'outbox:changed' });
+    await refreshCounts();
+  }
+  return withdrawn;
+}
+
 export const NOT_SENT_MESSAGE = 'This was not sent.';
 
 /** Drops every unsent entry; their local documents keep the text, marked failed. */
@@ -292,6 +321,9 @@ export async function wipeOutbox(): Promise<void> {
   if (retryTimer) clearTimeout(retryTimer);
   retryTimer = null;
   await destroyOutboxStore(config);
+  // Nobody's queue from here on: this page hears its own broadcast, and applying outcomes with the
+  // old owner would reopen (so recreate) the deleted database and could recreate the data key.
+  configureOutbox(ownerParts(null));
   countsStore.set(emptyCounts);
   broadcast({ type: 'outbox:changed' });
 }

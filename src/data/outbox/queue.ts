@@ -2,7 +2,7 @@ import type { DataKey } from '../crypto/key-vault';
 import { openValue, sealBytes, sealValue } from './seal';
 import { describeBody } from './serialise';
 import { addRecord, allRecords, deleteRecords, updateRecord, type OutboxStoreOptions } from './store';
-import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, WriteInput } from './types';
+import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, WriteInput } from './types';
 
 /** Queue operations on the store: no network, no DOM, no React (shared by page, worker and tests). */
 
@@ -20,14 +20,15 @@ export async function putWrite(
 ): Promise<OutboxRecord> {
   const id = input.idempotencyKey;
   const now = (options.now ?? Date.now)();
-  const fileList = input.files ?? [];
-  const described = describeBody(
-    input,
-    fileList.map((file, index) => ({
-      name: typeof (file as File).name === 'string' && (file as File).name ? (file as File).name : `file-${index}`,
-      type: file.type || 'application/octet-stream',
-    })),
-  );
+  const indexed = input.files ?? [];
+  const named = input.fileFields ?? [];
+  const fileList = [...indexed, ...named.map((part) => part.file)];
+  const fileName = (file: Blob, fallback: string) =>
+    typeof (file as File).name === 'string' && (file as File).name ? (file as File).name : fallback;
+  const described = describeBody(input, [
+    ...indexed.map((file, index) => ({ name: fileName(file, `file-${index}`), type: file.type || 'application/octet-stream' })),
+    ...named.map((part) => ({ name: part.filename ?? fileName(part.file, part.name), type: part.file.type || 'application/octet-stream' })),
+  ]);
   const request: OutboxRequest = {
     method: input.methodOverride ? 'POST' : input.method,
     base: options.apiBase.replace(/\/+$/, ''),
@@ -56,6 +57,7 @@ export async function putWrite(
     request: sealValue(key, id, 'request', request),
     files,
     failure: null,
+    result: null,
     notified: false,
   };
   await addRecord(options, record);
@@ -99,6 +101,22 @@ export async function releaseHeld(options: OutboxStoreOptions): Promise<number> 
   return released;
 }
 
+/**
+ * The network came back: entries waiting out a backoff for a network error or a 5xx are due now,
+ * so a person who saw "it will be sent when you are online" is not kept waiting minutes more.
+ */
+export async function makeWaitingDue(options: OutboxStoreOptions): Promise<number> {
+  const records = await allRecords(options);
+  let due = 0;
+  for (const record of records.filter((r) => r.state === 'pending' && r.nextAttemptAt > 0)) {
+    const written = await updateRecord(options, record.id, (current) =>
+      current.state === 'pending' && current.nextAttemptAt > 0 ? { ...current, nextAttemptAt: 0 } : null,
+    );
+    if (written) due += 1;
+  }
+  return due;
+}
+
 /** A failed entry is sent again (the person changed nothing, or the server was fixed). */
 export async function retryRecord(options: OutboxStoreOptions, id: string): Promise<boolean> {
   const written = await updateRecord(options, id, (current) =>
@@ -132,6 +150,8 @@ export interface Outcome {
   readonly state: 'sent' | 'failed';
   readonly meta: OutboxMeta | null;
   readonly message: string | null;
+  /** For a sent entry: what the server answered (null when unknown). */
+  readonly result: OutboxResult | null;
 }
 
 /** Outcomes (sent, failed) not yet applied to the local replica, plus the local documents still waiting. */
@@ -161,7 +181,15 @@ export async function pendingOutcomes(
         message = meta?.failureMessage ?? null;
       }
     }
-    outcomes.push({ id: record.id, state: record.state, meta, message });
+    let result: OutboxResult | null = null;
+    if (record.state === 'sent' && record.result) {
+      try {
+        result = openValue<OutboxResult>(key, record.id, 'result', record.result);
+      } catch {
+        result = null;
+      }
+    }
+    outcomes.push({ id: record.id, state: record.state, meta, message, result });
   }
   return { outcomes, waitingDocs };
 }
@@ -173,4 +201,21 @@ export async function markApplied(options: OutboxStoreOptions, outcome: Outcome)
     if (current.state === 'failed') return { ...current, notified: true };
     return null;
   });
+}
+
+/**
+ * Takes back an unsent write so a new one can replace it (editing an entry the server has not
+ * created yet). Only when the server certainly never acted on it: pending and never tried (and
+ * not being sent), or refused with a 4xx. Returns whether it was removed.
+ */
+export async function withdrawRecord(options: OutboxStoreOptions, id: string, now: number = Date.now()): Promise<boolean> {
+  let withdrawn = false;
+  await updateRecord(options, id, (current) => {
+    const neverTried = current.state === 'pending' && current.attempts === 0 && current.leaseUntil <= now;
+    const refused = current.state === 'failed' && current.lastStatus !== null && current.lastStatus >= 400 && current.lastStatus < 500;
+    if (!neverTried && !refused) return null;
+    withdrawn = true;
+    return 'delete';
+  });
+  return withdrawn;
 }

@@ -4,7 +4,15 @@ import { isRetryable, retryDelayMs } from './backoff';
 import { openBytes, openValue, sealValue } from './seal';
 import { buildBody } from './serialise';
 import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
-import { IDEMPOTENCY_KEY_HEADER, OUTBOX_LOCK, type OutboxMessage, type OutboxMeta, type OutboxRecord, type OutboxRequest } from './types';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  OUTBOX_LOCK,
+  type OutboxMessage,
+  type OutboxMeta,
+  type OutboxRecord,
+  type OutboxRequest,
+  type OutboxResult,
+} from './types';
 
 /**
  * The one replayer, shared by the service worker and the page (when no worker controls it).
@@ -85,6 +93,14 @@ export function messageOf(body: unknown): string {
     if (typeof message === 'string') return message;
   }
   return '';
+}
+
+/** The part of a 2xx answer the page needs: `data.id` and `data` (see OutboxResult). */
+export function resultOf(body: unknown): OutboxResult {
+  const data = body && typeof body === 'object' ? (body as Record<string, unknown>).data : null;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return { id: null, data: null };
+  const id = (data as Record<string, unknown>).id;
+  return { id: typeof id === 'string' ? id : null, data: data as Record<string, unknown> };
 }
 
 /** One pass over the queue. */
@@ -187,12 +203,14 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     const status = response.status;
 
     if (status >= 200 && status < 300) {
+      const result = sealValue(key, record.id, 'result', resultOf(response.body));
       await updateRecord(options, record.id, (current) => ({
         ...current,
         state: 'sent',
         request: null,
         files: [],
         failure: null,
+        result,
         leaseUntil: 0,
         attempts: current.attempts + 1,
         lastStatus: status,

@@ -9,7 +9,7 @@ import type { DataKey } from '../crypto/key-vault';
  * part fails to decrypt.
  */
 const COLLECTION = 'hearth-outbox';
-export type SealedPart = 'meta' | 'request' | 'failure' | `file:${number}`;
+export type SealedPart = 'meta' | 'request' | 'failure' | 'result' | `file:${number}`;
 
 const aad = (entryId: string, part: SealedPart): Uint8Array =>
   associatedData({ collection: COLLECTION, documentId: entryId, field: part });

@@ -40,7 +40,12 @@ export function describeBody(input: WriteInput, files: readonly { name: string; 
   }
   const parts = fieldParts(input.fields ?? {});
   if (override) parts.push({ name: '_method', value: 'PUT' });
-  files.forEach((file, index) => parts.push({ name: `files[${index}]`, file: index, filename: file.name, type: file.type }));
+  // `files` describes input.files then input.fileFields, in that order (their sealed bytes too).
+  const indexed = input.files?.length ?? 0;
+  files.forEach((file, index) => {
+    const name = index < indexed ? `files[${index}]` : (input.fileFields?.[index - indexed]?.name ?? `files[${index}]`);
+    parts.push({ name, file: index, filename: file.name, type: file.type });
+  });
   return { path, body: { kind: 'multipart', parts } };
 }
 

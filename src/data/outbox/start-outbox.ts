@@ -2,7 +2,7 @@ import { destroyKeys } from '../crypto/key-vault';
 import { subscribeSession, getAccountSnapshot } from '../session-store';
 import { registerWipeStep, type WipeContext } from '../sign-out';
 import { currentOwner, keyDatabaseFor, onOwnerChange, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
-import { applyOutcomes, flushOutbox, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
+import { applyOutcomes, flushOutbox, flushOutboxNowOnline, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
 import type { OutboxMessage } from './types';
 
 /** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
@@ -57,7 +57,7 @@ export function startOutbox(): () => void {
   registerWipeStep(outboxWipeStep);
 
   const cleanups: (() => void)[] = [listenToOutboxChannel()];
-  const onOnline = () => flushOutbox();
+  const onOnline = () => flushOutboxNowOnline();
   window.addEventListener('online', onOnline);
   cleanups.push(() => window.removeEventListener('online', onOnline));
 

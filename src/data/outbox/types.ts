@@ -8,7 +8,17 @@ import type { SyncTopic } from '@/contract/sync';
  */
 
 /** A replica collection name (mirrors `ReplicaCollectionName` of src/data/replica/local-writes.ts). */
-export type OutboxCollection = 'resident' | 'staff' | 'rota' | 'calendar' | 'lookups' | 'feedback' | 'files';
+export type OutboxCollection =
+  | 'resident'
+  | 'staff'
+  | 'rota'
+  | 'calendar'
+  | 'lookups'
+  | 'feedback'
+  | 'files'
+  | 'journal'
+  | 'voice'
+  | 'comments';
 
 export interface LocalRef {
   readonly collection: OutboxCollection;
@@ -71,8 +81,30 @@ export interface OutboxRecord {
   files: Uint8Array[];
   /** Ciphertext of the failure message (state failed). */
   failure: string | null;
+  /**
+   * Ciphertext of what the server answered to a delivered write (`OutboxResult`), kept until a page
+   * has applied the outcome: the created row's id lets the page swap the optimistic document (local
+   * id) for the server's (src/data/entries/settle.ts). Absent on entries written before it existed.
+   */
+  result?: string | null;
   /** The outcome (sent / failed) has been applied to the local replica by a page. */
   notified: boolean;
+}
+
+/** What a delivered write answered, as far as the page needs it (sealed at rest). */
+export interface OutboxResult {
+  /** `data.id` of the answer, when it had one (the created or updated row). */
+  readonly id: string | null;
+  /** `data` of the answer (the row as the server now has it), when it was an object. */
+  readonly data: Record<string, unknown> | null;
+}
+
+/** A named file part other than `files[i]` (the drawing: `canvas`). */
+export interface NamedFilePart {
+  readonly name: string;
+  readonly file: Blob;
+  /** Default: the File's name, else the part name. */
+  readonly filename?: string;
 }
 
 /** What the page hands to enqueueWrite. */
@@ -85,6 +117,8 @@ export interface WriteInput {
   readonly json?: unknown;
   /** Multipart files, sent as `files[0]`, `files[1]`, … */
   readonly files?: readonly Blob[];
+  /** Further file parts by name, after the indexed files (the drawing as `canvas`). */
+  readonly fileFields?: readonly NamedFilePart[];
   /** Updates of entries: POST with `_method=PUT` (query and field). */
   readonly methodOverride?: 'PUT';
   readonly idempotencyKey: string;

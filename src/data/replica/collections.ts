@@ -1,6 +1,6 @@
 /**
- * The replica's collections (7 of RxDB open-core's 13; journal, voice, comments, tasks, rewards
- * and documents join later, and small lookup lists share `lookups`).
+ * The replica's collections (10 of RxDB open-core's 13; tasks, rewards and documents join later,
+ * and small lookup lists share `lookups`: event types, voice categories, emojis).
  *
  * Clear: only what queries, sorting and replication need (ids, updated_at, dates and times used as
  * sort keys, type, awaiting/locked state, kind, sync_state, outbox id). Encrypted: everything a
@@ -10,7 +10,18 @@
  * Version 0 everywhere; `migrationStrategies` is where version 1 goes (defineCollection insists).
  */
 import { defineCollection } from '../database/create-database';
-import type { CalendarDoc, FeedbackDoc, FileDoc, LookupDoc, ResidentCollectionDoc, RosterDoc, StaffDoc } from './types';
+import type {
+  CalendarDoc,
+  CommentDoc,
+  FeedbackDoc,
+  FileDoc,
+  JournalDoc,
+  LookupDoc,
+  ResidentCollectionDoc,
+  RosterDoc,
+  StaffDoc,
+  VoiceDoc,
+} from './types';
 
 const id = { type: 'string', maxLength: 64 } as const;
 const timestamp = { type: 'string', maxLength: 40 } as const;
@@ -210,6 +221,91 @@ export const filesCollection = defineCollection<FileDoc>()({
   encrypted: ['content_type', 'data', 'sync_message', 'sync_server'],
 });
 
+/** What journal and voice entries share. Clear: ids, dates and sort keys, lock, sync fields. */
+const entryProperties = {
+  id,
+  updated_at: timestamp,
+  resident_id: id,
+  created_at: timestamp,
+  locked_at: { type: ['string', 'null'], maxLength: 40 },
+  sort_key: { type: 'string', maxLength: 40 },
+  local_only: { type: 'boolean' },
+  creator: looseObject,
+  description: nullableString,
+  reaction: nullableString,
+  canvas: nullableObject,
+  files: { type: 'array', items: looseObject },
+  shared_with: { type: 'array', items: { type: 'string' } },
+  shared_with_management: { type: 'boolean' },
+  comments_count: { type: 'integer' },
+  ...syncProperties,
+} as const;
+const entryRequired = [
+  'id', 'updated_at', 'resident_id', 'created_at', 'locked_at', 'sort_key', 'local_only', 'creator', 'description', 'reaction',
+  'canvas', 'files', 'shared_with', 'shared_with_management', 'comments_count', ...syncRequired,
+] as const;
+/** Everything a person wrote, and whom they shared it with. */
+const entryEncrypted = [
+  'creator', 'description', 'reaction', 'canvas', 'files', 'shared_with', 'shared_with_management', 'comments_count',
+  'sync_message', 'sync_server',
+] as const;
+
+export const journalCollection = defineCollection<JournalDoc>()({
+  schema: {
+    title: 'journal',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      ...entryProperties,
+      entry_date: { type: 'string', maxLength: 10 },
+      entry_time: { type: 'string', maxLength: 5 },
+    },
+    required: [...entryRequired, 'entry_date', 'entry_time'],
+    indexes: ['sort_key'],
+  },
+  encrypted: entryEncrypted,
+});
+
+export const voiceCollection = defineCollection<VoiceDoc>()({
+  schema: {
+    title: 'voice',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: { ...entryProperties, category_id: id },
+    required: [...entryRequired, 'category_id'],
+    indexes: ['sort_key', ['category_id', 'sort_key']],
+  },
+  encrypted: entryEncrypted,
+});
+
+/** Comments of journal and voice entries, pulled per entry while its thread is open. */
+export const commentsCollection = defineCollection<CommentDoc>()({
+  schema: {
+    title: 'comments',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      entry_type: { type: 'string', enum: ['journal', 'voice'], maxLength: 8 },
+      entry_id: id,
+      created_at: timestamp,
+      local_only: { type: 'boolean' },
+      comment: nullableString,
+      reaction: nullableString,
+      creator: looseObject,
+      files: { type: 'array', items: looseObject },
+      ...syncProperties,
+    },
+    required: ['id', 'updated_at', 'entry_type', 'entry_id', 'created_at', 'local_only', 'comment', 'reaction', 'creator', 'files', ...syncRequired],
+    indexes: [['entry_type', 'entry_id', 'created_at']],
+  },
+  encrypted: ['comment', 'reaction', 'creator', 'files', 'sync_message', 'sync_server'],
+});
+
 export const replicaCollections = {
   resident: residentCollection,
   staff: staffCollection,
@@ -218,4 +314,7 @@ export const replicaCollections = {
   lookups: lookupsCollection,
   feedback: feedbackCollection,
   files: filesCollection,
+  journal: journalCollection,
+  voice: voiceCollection,
+  comments: commentsCollection,
 };

@@ -2,9 +2,15 @@
 export type {
   AccountDoc,
   CalendarDoc,
+  CommentDoc,
+  EmojiDoc,
+  EntryDoc,
+  EntryType,
   EventTypeDoc,
   FeedbackDoc,
   FileDoc,
+  FileKind,
+  JournalDoc,
   LookupDoc,
   LookupKind,
   ResidentDoc,
@@ -13,6 +19,8 @@ export type {
   SyncFields,
   SyncState,
   SyncStateName,
+  VoiceCategoryDoc,
+  VoiceDoc,
 } from './types';
 export { syncStateOf } from './types';
 export type { ReplicaCollectionName } from './local-writes';

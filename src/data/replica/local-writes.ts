@@ -10,7 +10,17 @@ import type { SyncState } from './types';
 
 export type { SyncState } from './types';
 
-export type ReplicaCollectionName = 'resident' | 'staff' | 'rota' | 'calendar' | 'lookups' | 'feedback' | 'files';
+export type ReplicaCollectionName =
+  | 'resident'
+  | 'staff'
+  | 'rota'
+  | 'calendar'
+  | 'lookups'
+  | 'feedback'
+  | 'files'
+  | 'journal'
+  | 'voice'
+  | 'comments';
 
 type Doc = Record<string, unknown> & { id: string };
 

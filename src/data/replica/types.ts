@@ -9,6 +9,8 @@
  * object form of ./local-writes.
  */
 import type { CalendarInstance, EventType } from '@/contract/calendar';
+import type { Comment } from '@/contract/comments';
+import type { Emoji, JournalEntry, VoiceCategory, VoiceEntry } from '@/contract/entries';
 import type { FeedbackItem } from '@/contract/feedback';
 import type { AssociatedUser, ResidentDetails } from '@/contract/residents';
 import type { RosterItem } from '@/contract/rota';
@@ -47,8 +49,8 @@ export type StaffDoc = Row<AssociatedUser> & SyncFields;
 export type RosterDoc = Row<RosterItem> & SyncFields;
 /** `sort_key` = `start_date` + `T` + (`start_time` or `00:00`): one clear, required, indexed sort field. */
 export type CalendarDoc = Row<CalendarInstance> & SyncFields & { sort_key: string };
-export type LookupKind = 'event_type';
-/** One item of a small lookup list (event types now; voice categories, emojis later). */
+export type LookupKind = 'event_type' | 'voice_category' | 'emoji';
+/** One item of a small lookup list (event types, voice categories, emojis). */
 export interface LookupDoc extends SyncFields {
   id: string;
   kind: LookupKind;
@@ -59,15 +61,39 @@ export interface LookupDoc extends SyncFields {
 }
 export type EventTypeDoc = Row<EventType>;
 export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
-/** Cached bytes (profile photos...), base64 in an encrypted field, keyed by a cache key such as `photo:<user id>`. */
+/**
+ * Cached bytes, base64 in an encrypted field, keyed by a cache key: `photo:<user id>` (profile
+ * photos), `file:<module>:<file id>` (entry and comment attachments viewed online), `local:<file id>`
+ * (an attachment or drawing written on this device and not uploaded yet, see src/data/entries).
+ */
+export type FileKind = 'photo' | 'file' | 'local';
 export interface FileDoc extends SyncFields {
   id: string;
-  kind: 'photo';
+  kind: FileKind;
   updated_at: string;
   content_type: string;
   /** base64 of the bytes; null when the server has none (a remembered 404). */
   data: string | null;
 }
+
+/**
+ * Journal and voice entries. `sort_key` (clear, indexed) orders the lists newest first: journal
+ * `entry_date` + `T` + `entry_time`, voice `created_at`. `local_only` is true for an entry written on
+ * this device that the server has not created yet (its id is the write's Idempotency-Key; the
+ * server's own id replaces it once sent, see src/data/entries/settle.ts).
+ */
+interface EntryExtras {
+  sort_key: string;
+  local_only: boolean;
+}
+export type JournalDoc = Row<JournalEntry> & SyncFields & EntryExtras;
+export type VoiceDoc = Row<VoiceEntry> & SyncFields & EntryExtras;
+export type EntryType = 'journal' | 'voice';
+export type EntryDoc = JournalDoc | VoiceDoc;
+/** A comment of a journal or voice entry (`entry_type` says which). */
+export type CommentDoc = Row<Comment> & SyncFields & { entry_type: EntryType; local_only: boolean };
+export type VoiceCategoryDoc = Row<VoiceCategory>;
+export type EmojiDoc = Row<Emoji>;
 
 /** What the `resident` collection stores: details documents and the one account document. */
 export interface ResidentCollectionDoc extends SyncFields, Partial<Omit<ResidentDoc, 'id' | 'kind' | 'updated_at' | keyof SyncFields>> {

@@ -19,11 +19,15 @@ import type { ReplicaCollectionName } from '../replica/local-writes';
 import type { OpenReplica } from '../replica/replica-store';
 import {
   calendarReplication,
+  emojisReplication,
   eventTypesReplication,
   feedbackReplication,
+  journalReplication,
   residentReplication,
   rotaReplication,
   staffReplication,
+  voiceCategoriesReplication,
+  voiceReplication,
   type Replicated,
 } from './endpoints';
 import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
@@ -58,6 +62,12 @@ export interface ReplicationHandle {
   awaitInSync(): Promise<void>;
   /** The running replications by key (resident, staff, rota, calendar, event_types, feedback). */
   states(): ReadonlyMap<string, RxReplicationState<PulledDoc, Checkpoint>>;
+  /**
+   * Runs an extra replication (a comment thread) while someone holds it; the returned function
+   * releases it, and the last release cancels it. Runs in every tab that asks (not only the
+   * leader): a thread is small and the screen showing it needs it now.
+   */
+  acquire(replicated: Replicated): () => void;
   /** Cancels everything; the replica and its checkpoints stay. */
   stop(): Promise<void>;
   readonly stopped: boolean;
@@ -92,13 +102,13 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     },
   };
 
-  function run(replicated: Replicated): void {
+  function run(replicated: Replicated, leaderOnly = true): void {
     if (stopped || running.has(replicated.key)) return;
     const collection = db.collections[replicated.config.collection as ReplicaCollectionName];
     const config =
       options.perPage && replicated.config.kind === 'pages' ? { ...replicated.config, perPage: options.perPage } : replicated.config;
     const state = startPull(collection as never, config, events, {
-      waitForLeadership: options.waitForLeadership ?? true,
+      waitForLeadership: leaderOnly && (options.waitForLeadership ?? true),
       retryTime: options.retryTime,
     });
     const subs = [
@@ -146,6 +156,28 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
     run(eventTypesReplication());
     run(feedbackReplication());
+    run(journalReplication());
+    run(voiceReplication());
+    run(voiceCategoriesReplication());
+    run(emojisReplication());
+  }
+
+  const holders = new Map<string, number>();
+  function acquire(replicated: Replicated): () => void {
+    holders.set(replicated.key, (holders.get(replicated.key) ?? 0) + 1);
+    run(replicated, false);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (holders.get(replicated.key) ?? 1) - 1;
+      if (left > 0) {
+        holders.set(replicated.key, left);
+        return;
+      }
+      holders.delete(replicated.key);
+      void cancel(replicated.key);
+    };
   }
 
   /** A new day: today's roster is another replication; yesterday's shifts leave the replica. */
@@ -205,6 +237,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   const handle: ReplicationHandle = {
     reSync,
+    acquire,
     get stopped() {
       return stopped;
     },

@@ -3,10 +3,21 @@
  * mapping. Topics are the server's change-event names (src/contract/sync.ts SYNC_TOPICS).
  */
 import { calendarPageSchema, type CalendarInstance, eventTypesPageSchema, type EventType } from '@/contract/calendar';
+import { commentSchema, type Comment } from '@/contract/comments';
+import {
+  emojisPageSchema,
+  journalPageSchema,
+  voiceCategoriesPageSchema,
+  voicePageSchema,
+  type Emoji,
+  type JournalEntry,
+  type VoiceCategory,
+  type VoiceEntry,
+} from '@/contract/entries';
 import { feedbackPageSchema, type FeedbackItem } from '@/contract/feedback';
 import { associatedUsersPageSchema, residentDetailsResponseSchema, type AssociatedUser, type ResidentDetails } from '@/contract/residents';
 import { rosterPageSchema, type RosterItem } from '@/contract/rota';
-import type { SyncTopic } from '@/contract/sync';
+import { pageSchema, type SyncTopic } from '@/contract/sync';
 import type { PullConfig } from './pull';
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */
@@ -102,4 +113,90 @@ export function feedbackReplication(): Replicated {
     toDoc: strip,
   };
   return { key: 'feedback', topics: ['feedback', 'journal', 'voice'], config: config as unknown as PullConfig };
+}
+
+/** Server rows → replica documents (without sync fields), shared with src/data/entries/settle.ts. */
+export const journalDocOf = (row: JournalEntry): Record<string, unknown> => ({
+  ...strip(row),
+  sort_key: `${row.entry_date}T${row.entry_time}`,
+  local_only: false,
+});
+export const voiceDocOf = (row: VoiceEntry): Record<string, unknown> => ({ ...strip(row), sort_key: row.created_at, local_only: false });
+export const commentDocOf = (entryType: 'journal' | 'voice', row: Comment): Record<string, unknown> => ({
+  ...strip(row),
+  entry_type: entryType,
+  local_only: false,
+});
+
+/** Journal entries: sort key `entry_date` + `T` + `entry_time` (newest first in the hooks). */
+export function journalReplication(): Replicated {
+  const config: PullConfig<JournalEntry> = {
+    kind: 'pages',
+    collection: 'journal',
+    identifier: 'journal',
+    path: '/v1/projects/residents/journal/entries',
+    schema: journalPageSchema,
+    query: { relations: ['files', 'creator'] },
+    toDoc: journalDocOf,
+  };
+  return { key: 'journal', topics: ['journal'], config: config as unknown as PullConfig };
+}
+
+/** Voice entries: sort key `created_at`. */
+export function voiceReplication(): Replicated {
+  const config: PullConfig<VoiceEntry> = {
+    kind: 'pages',
+    collection: 'voice',
+    identifier: 'voice',
+    path: '/v1/projects/residents/voices/entries',
+    schema: voicePageSchema,
+    query: { relations: ['files', 'creator'] },
+    toDoc: voiceDocOf,
+  };
+  return { key: 'voice', topics: ['voice'], config: config as unknown as PullConfig };
+}
+
+export function voiceCategoriesReplication(): Replicated {
+  const config: PullConfig<VoiceCategory> = {
+    kind: 'pages',
+    collection: 'lookups',
+    identifier: 'lookups:voice_categories',
+    path: '/v1/projects/residents/voices/categories',
+    schema: voiceCategoriesPageSchema,
+    toDoc: (row) => ({ id: row.id, kind: 'voice_category', updated_at: row.updated_at, name: row.name, data: { description: row.description } }),
+  };
+  return { key: 'voice_categories', topics: ['voice'], config: config as unknown as PullConfig };
+}
+
+export function emojisReplication(): Replicated {
+  const config: PullConfig<Emoji> = {
+    kind: 'pages',
+    collection: 'lookups',
+    identifier: 'lookups:emojis',
+    path: '/v1/tags/icons/emojis',
+    schema: emojisPageSchema,
+    toDoc: (row) => ({ id: row.id, kind: 'emoji', updated_at: row.updated_at, name: row.name, data: { emoji: row.emoji } }),
+  };
+  return { key: 'emojis', topics: [], config: config as unknown as PullConfig };
+}
+
+const commentsPageSchema = pageSchema(commentSchema);
+const entriesPath = (entryType: 'journal' | 'voice') =>
+  entryType === 'journal' ? '/v1/projects/residents/journal/entries' : '/v1/projects/residents/voices/entries';
+
+/**
+ * The comments of one entry (the server lists them per entry): started while the entry's thread
+ * is open (useComments), re-pulled on `journal`/`voice`/`feedback` change events.
+ */
+export function commentsReplication(entryType: 'journal' | 'voice', entryId: string): Replicated {
+  const config: PullConfig<Comment> = {
+    kind: 'pages',
+    collection: 'comments',
+    identifier: `comments:${entryType}:${entryId}`,
+    path: `${entriesPath(entryType)}/${enc(entryId)}/comments`,
+    schema: commentsPageSchema,
+    query: { relations: ['creator', 'files'] },
+    toDoc: (row) => commentDocOf(entryType, row),
+  };
+  return { key: `comments:${entryType}:${entryId}`, topics: [entryType, 'feedback'], config: config as unknown as PullConfig };
 }

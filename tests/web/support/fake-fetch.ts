@@ -9,6 +9,9 @@ export interface FakeRequest {
   body: unknown;
 }
 
+/** A well-formed VAPID public key (base64url, 65 bytes), as GET /api/app-config gives one. */
+export const FAKE_PUSH_PUBLIC_KEY = 'BKOW5QQZFwnTUlSNeS0mrnO2e0tuf_MNHc-a6LVa_D0opt9rs2eZb9iMv_GxULSWp4P4sDnM9xFnU5BzH0tfZrY';
+
 export type Handler = (request: FakeRequest) => Response | Promise<Response> | undefined;
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
@@ -45,6 +48,7 @@ export function fakeFetch(handler: Handler = () => undefined) {
           default_region: 'United Kingdom',
           default_site: 'demo',
           dev_mailbox: false,
+          push_public_key: FAKE_PUSH_PUBLIC_KEY,
         },
       });
     }

@@ -1,16 +1,17 @@
 import type { Result } from '@/api/result';
 import { pushSubscribeRequestSchema } from '@/contract/push';
+import { getAppConfigSnapshot, loadAppConfig } from '@/data/app-config-store';
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
 
 export const PUSH_UNAVAILABLE = 'Notifications are not available yet.';
 export const PUSH_NOT_ALLOWED = 'Notifications are switched off for Hearth in this browser.';
 
-/**
- * The VAPID public key (base64url). The server does not expose one yet: until it does (an app
- * config field or VITE_VAPID_PUBLIC_KEY at build time), subscribing is a no-op with a reason.
- */
-function vapidPublicKey(): string | null {
-  const key = (import.meta.env as Record<string, string | undefined>).VITE_VAPID_PUBLIC_KEY;
+export const PUSH_SUBSCRIBED = 'Done! You will get a notification when staff reply.';
+
+/** The server's VAPID public key (base64url) from GET /api/app-config; null when it has none. */
+export async function pushPublicKey(): Promise<string | null> {
+  await loadAppConfig();
+  const key = getAppConfigSnapshot().push_public_key;
   return key && key.trim() ? key.trim() : null;
 }
 
@@ -23,10 +24,45 @@ function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Only when the person opts in: asks the browser for a push subscription and sends
+ * Whether to offer notifications at all: the browser can do push, the person has not blocked them,
+ * the server has a key, and this browser is not subscribed already. Never asks for permission.
+ */
+export async function canOfferPush(publicKey: string | null): Promise<boolean> {
+  if (!publicKey) return false;
+  if (typeof Notification === 'undefined' || !('PushManager' in globalThis)) return false;
+  if (Notification.permission === 'denied') return false;
+  const container = globalThis.navigator?.serviceWorker;
+  if (!container) return false;
+  try {
+    const registration = await container.getRegistration();
+    const subscription = await registration?.pushManager?.getSubscription();
+    return !(subscription && Notification.permission === 'granted');
+  } catch {
+    return false;
+  }
+}
+
+function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.byteLength) return false;
+  const bytes = new Uint8Array(a);
+  return bytes.every((value, i) => value === b[i]);
+}
+
+/** The browser's subscription for this server's key: an old one made with another key is replaced. */
+async function subscriptionFor(manager: PushManager, applicationServerKey: Uint8Array<ArrayBuffer>): Promise<PushSubscription> {
+  const existing = await manager.getSubscription();
+  if (existing && sameKey(existing.options?.applicationServerKey, applicationServerKey)) return existing;
+  await existing?.unsubscribe();
+  return manager.subscribe({ userVisibleOnly: true, applicationServerKey });
+}
+
+/**
+ * Only when the person opts in (a button press: the browser asks for permission here): asks the
+ * browser for a push subscription with the server's VAPID key and sends
  * POST /v1/notifications/push/subscribe `{user_id, subscription}` through the outbox.
  */
-export async function subscribeToPush(userId: string, key: string | null = vapidPublicKey()): Promise<Result<{ outboxId: string }>> {
+export async function subscribeToPush(userId: string, publicKey?: string | null): Promise<Result<{ outboxId: string }>> {
+  const key = publicKey === undefined ? await pushPublicKey() : publicKey;
   if (!key) return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
   const container = globalThis.navigator?.serviceWorker;
   if (!container || typeof Notification === 'undefined') return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
@@ -36,9 +72,7 @@ export async function subscribeToPush(userId: string, key: string | null = vapid
   if (!registration.pushManager) return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
   let subscription: PushSubscription;
   try {
-    subscription =
-      (await registration.pushManager.getSubscription()) ??
-      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(key) }));
+    subscription = await subscriptionFor(registration.pushManager, base64UrlToBytes(key));
   } catch {
     return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
   }

@@ -6,6 +6,7 @@ import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
 import { PageHeading } from '@/components/page-heading';
 import { FeedbackPanel } from './feedback-panel';
+import { PushOptIn } from './push-opt-in';
 import { ResidentDetailsPanel } from './resident-details-panel';
 import { RewardPointsCard } from './reward-points-card';
 import { RosterPanel } from './roster-panel';
@@ -96,6 +97,8 @@ export function DashboardPage() {
           </Link>
         </section>
       ) : null}
+
+      <PushOptIn />
     </div>
   );
 }

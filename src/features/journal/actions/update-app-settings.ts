@@ -3,8 +3,8 @@ import { appSettingsUpdateSchema, type AppSettings, type AppSettingsUpdate } fro
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
 import { applyLocalChange } from '@/data/replica/local-writes';
 
-/** SPEC §8 "Customise journal", used when the server refuses without a message of its own. */
-export const ERROR_UPDATING_JOURNAL = 'error updating journal';
+/** SPEC §8 "Customise journal" ("error updating journal") as a sentence (docs/decisions.md): a refusal without a message of its own. */
+export const ERROR_UPDATING_JOURNAL = 'There was an error updating your journal.';
 
 /**
  * PUT /v1/projects/residents/{id}/app-settings (JSON): the journal's colour and paper, and the

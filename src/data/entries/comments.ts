@@ -1,0 +1,106 @@
+/**
+ * Comments and replies on journal and voice entries: the same write path as entries (validate,
+ * resize, image check online, optimistic pending document, outbox multipart with files[i]).
+ * SPEC §8: a refusal without a server message reads "Failed to post reply.".
+ */
+import { entryMessages, type EntryFile } from '@/contract/entries';
+import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
+import { applyLocalChange } from '../replica/local-writes';
+import { getReplica } from '../replica/replica-store';
+import type { CommentDoc, EntryDoc } from '../replica/types';
+import { storeLocalFile } from './local-files';
+import { checkImages, creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './save-entry';
+import type { CommentDraft, EntryType, WriteResult } from './types';
+import { checkSizes, validateComment } from './validate';
+
+const firstError = (errors: Record<string, string[]>) => Object.values(errors)[0]?.[0] ?? entryMessages.replyFailed;
+
+interface CommentTarget {
+  readonly entryType: EntryType;
+  /** Create: the entry commented on. */
+  readonly entryId?: string;
+  /** Update: the comment. */
+  readonly commentId?: string;
+}
+
+async function writeComment(target: CommentTarget, draft: CommentDraft, now: Date): Promise<WriteResult> {
+  const open = getReplica();
+  if (!open) return refused(entryMessages.replyFailed);
+
+  const existing = target.commentId
+    ? ((await open.db.comments.findOne(target.commentId).exec())?.toJSON() as CommentDoc | undefined)
+    : undefined;
+  if (target.commentId && !existing) return refused(entryMessages.replyFailed);
+  const entryId = existing?.entry_id ?? target.entryId ?? '';
+  const entry = (await open.db[target.entryType].findOne(entryId).exec())?.toJSON() as EntryDoc | undefined;
+  // The server does not know this entry yet: a reply would point at nothing.
+  if (entry?.local_only) return refused(STILL_SENDING);
+
+  const errors = await validateComment(draft);
+  if (Object.keys(errors).length) return refused(firstError(errors), errors);
+  const files = await prepareFiles(draft.files ?? []);
+  const sizeErrors = checkSizes(files, null);
+  if (Object.keys(sizeErrors).length) return refused(firstError(sizeErrors), sizeErrors);
+  const check = await checkImages(open.identity.residentId, files);
+  if (check === 'refused') return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
+
+  const createsAgain = Boolean(existing?.local_only);
+  if (existing && createsAgain && existing.sync_outbox_id) {
+    if (!(await withdrawUnsentWrite(existing.sync_outbox_id))) return refused(STILL_SENDING);
+  }
+
+  const newFiles: EntryFile[] = [];
+  for (const file of files) newFiles.push(await storeLocalFile(open.db, file, file.name));
+  const outboxId = newIdempotencyKey();
+  const id = existing?.id ?? outboxId;
+  const at = now.toISOString();
+  const comment = draft.comment?.trim() || null;
+  const reaction = draft.reaction?.trim() || null;
+  await applyLocalChange(
+    'comments',
+    id,
+    {
+      updated_at: existing?.updated_at ?? at,
+      entry_type: target.entryType,
+      entry_id: entryId,
+      created_at: existing?.created_at ?? at,
+      local_only: existing ? existing.local_only : true,
+      comment,
+      reaction,
+      creator: existing?.creator ?? (await creatorOf(open)),
+      files: [...(existing?.files ?? []), ...newFiles],
+    },
+    { state: 'pending', message: null, outbox_id: outboxId },
+  );
+
+  const update = Boolean(existing) && !createsAgain;
+  const base = `${entriesPath(target.entryType)}/comments`;
+  try {
+    await enqueueWrite({
+      method: 'POST',
+      path: update ? `${base}/${encodeURIComponent(id)}` : base,
+      ...(update ? { methodOverride: 'PUT' as const } : {}),
+      fields: { entry_id: entryId, comment, reaction },
+      files,
+      idempotencyKey: outboxId,
+      local: { collection: 'comments', id },
+      label: 'Reply',
+      topics: [target.entryType, 'feedback'],
+      failureMessage: entryMessages.replyFailed,
+    });
+  } catch {
+    await applyLocalChange('comments', id, {}, { state: 'failed', message: entryMessages.replyFailed, outbox_id: null }).catch(() => undefined);
+    return refused(entryMessages.replyFailed);
+  }
+  return { ok: true, id, queuedOffline: check === 'offline' || !isOnline() };
+}
+
+/** POST .../entries/comments (entry_id, comment, reaction, files[i]). */
+export function postComment(entryType: EntryType, entryId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
+  return writeComment({ entryType, entryId }, draft, now);
+}
+
+/** POST .../entries/comments/{id}?_method=PUT. */
+export function updateComment(entryType: EntryType, commentId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
+  return writeComment({ entryType, commentId }, draft, now);
+}

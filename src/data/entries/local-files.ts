@@ -1,0 +1,26 @@
+/**
+ * Files written on this device before they reach the server: their bytes are kept encrypted in
+ * the replica's `files` collection (`local:<file id>`, kind `local`) so a just-written entry shows
+ * its photo or drawing offline; the outbox holds its own sealed copy to upload. Once the server
+ * has them, settle.ts moves them to the server's file ids.
+ */
+import type { EntryFile } from '@/contract/entries';
+import { bytesToBase64 } from '../hooks/photo-cache';
+import type { ReplicaDatabase } from '../replica/replica-store';
+import { SYNCED, syncFields, type FileDoc } from '../replica/types';
+import { localFileKey } from './file-keys';
+
+export async function storeLocalFile(db: ReplicaDatabase, file: Blob, name: string): Promise<EntryFile> {
+  const id = crypto.randomUUID();
+  const mime = file.type || 'application/octet-stream';
+  const doc: FileDoc = {
+    id: localFileKey(id),
+    kind: 'local',
+    updated_at: new Date().toISOString(),
+    content_type: mime,
+    data: bytesToBase64(new Uint8Array(await file.arrayBuffer())),
+    ...syncFields(SYNCED),
+  };
+  await db.files.upsert(doc);
+  return { id, name, mime, size: file.size };
+}

@@ -1,0 +1,182 @@
+/**
+ * The one write path of journal and voice entries (create and update), shared by the features'
+ * thin actions. Order: validate (contract texts, files by name and by first bytes) → resize photos
+ * on the device → sizes → image check when online (refused: "Image added is inappropriate", nothing
+ * queued; offline or unreachable: queued anyway, the server checks every image when it arrives) →
+ * pending files kept encrypted in the replica → the optimistic document (pending) → the outbox
+ * (multipart per SPEC §5, Idempotency-Key = outbox id). Nothing here waits on the network except
+ * the image check.
+ */
+import { checkImage } from '@/api/entries/check-image';
+import type { FieldErrors } from '@/contract/envelope';
+import { entryLimits, entryMessages, type EntryFile } from '@/contract/entries';
+import { resizeImage } from '@/lib/resize-image';
+import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
+import { applyLocalChange } from '../replica/local-writes';
+import { getReplica, type OpenReplica } from '../replica/replica-store';
+import { ACCOUNT_DOC_ID, type AccountDoc, type EntryDoc } from '../replica/types';
+import { storeLocalFile } from './local-files';
+import type { EntryDraft, EntryType, WriteResult } from './types';
+import { checkSizes, localStamp, validateEntry } from './validate';
+
+export const STILL_SENDING = 'This entry is still being sent. Please try again in a moment.';
+
+const PATHS: Record<EntryType, string> = {
+  journal: '/v1/projects/residents/journal/entries',
+  voice: '/v1/projects/residents/voices/entries',
+};
+const LABELS: Record<EntryType, string> = { journal: 'Journal entry', voice: 'Voice entry' };
+
+export const entriesPath = (type: EntryType): string => PATHS[type];
+export const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
+
+export const refused = (message: string, errors: FieldErrors = {}): WriteResult => ({ ok: false, message, errors });
+const hasErrors = (errors: FieldErrors) => Object.keys(errors).length > 0;
+const firstError = (errors: FieldErrors, fallback: string) => Object.values(errors)[0]?.[0] ?? fallback;
+
+/** The signed-in person as an entry's creator (from the account kept in the replica). */
+export async function creatorOf(open: OpenReplica): Promise<Record<string, unknown>> {
+  const doc = await open.db.resident.findOne(ACCOUNT_DOC_ID).exec().catch(() => null);
+  const user = (doc?.toJSON() as AccountDoc | undefined)?.account.user;
+  return user
+    ? { id: user.id, first_name: user.first_name, last_name: user.last_name, has_photo: user.has_photo }
+    : { id: open.identity.userId, first_name: '', last_name: '', has_photo: false };
+}
+
+/** Photos resized (longest side entryLimits.imageMaxDimension, JPEG ~0.85); other files as they are. */
+export function prepareFiles(files: readonly File[]): Promise<File[]> {
+  return Promise.all(files.map((file) => resizeImage(file, { maxDimension: entryLimits.imageMaxDimension, quality: 0.85 })));
+}
+
+/**
+ * Online: asks the server about each image. `refused` when one is inappropriate; `offline` when the
+ * check could not be made for want of a network (status 0); otherwise `ok` (a failing check does
+ * not block: the server checks again when the entry arrives).
+ */
+export async function checkImages(residentId: string | null, files: readonly File[]): Promise<'ok' | 'offline' | 'refused'> {
+  if (!isOnline()) return 'offline';
+  if (!residentId) return 'ok';
+  for (const file of files) {
+    if (!file.type.startsWith('image/')) continue;
+    const result = await checkImage(residentId, file, file.name);
+    if (result.ok && result.data.inappropriate) return 'refused';
+    if (!result.ok && result.status === 0) return 'offline';
+  }
+  return 'ok';
+}
+
+export interface SaveEntryOptions {
+  /** Update this entry (absent: create). */
+  readonly id?: string;
+  readonly now?: Date;
+}
+
+export async function saveEntry(type: EntryType, draft: EntryDraft, options: SaveEntryOptions = {}): Promise<WriteResult> {
+  const failure = options.id ? entryMessages.updateFailed : entryMessages.postFailed;
+  const open = getReplica();
+  if (!open) return refused(failure);
+  const collection = open.db[type];
+  const now = options.now ?? new Date();
+
+  const existing = options.id ? ((await collection.findOne(options.id).exec())?.toJSON() as EntryDoc | undefined) : undefined;
+  if (options.id && !existing) return refused(failure);
+
+  const errors = await validateEntry(
+    type,
+    draft,
+    { fileIds: existing?.files.map((f) => f.id) ?? [], hasCanvas: Boolean(existing?.canvas) },
+    now,
+  );
+  if (hasErrors(errors)) return refused(firstError(errors, failure), errors);
+
+  const files = await prepareFiles(draft.files ?? []);
+  const sizeErrors = checkSizes(files, draft.canvas);
+  if (hasErrors(sizeErrors)) return refused(firstError(sizeErrors, failure), sizeErrors);
+
+  const check = await checkImages(open.identity.residentId, files);
+  if (check === 'refused') {
+    return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
+  }
+
+  // An entry the server has not created yet is edited by replacing its queued create.
+  const createsAgain = Boolean(existing?.local_only);
+  if (existing && createsAgain && existing.sync_outbox_id) {
+    const withdrawn = await withdrawUnsentWrite(existing.sync_outbox_id);
+    if (!withdrawn) return refused(STILL_SENDING);
+  }
+
+  const stamp = localStamp(now);
+  const entryDate = draft.entryDate ?? (existing && 'entry_date' in existing ? existing.entry_date : stamp.slice(0, 10));
+  const entryTime = draft.entryTime ?? (existing && 'entry_time' in existing ? existing.entry_time : stamp.slice(11, 16));
+
+  // Pending files, kept encrypted on the device so the entry shows them offline.
+  const newFiles: EntryFile[] = [];
+  for (const file of files) newFiles.push(await storeLocalFile(open.db, file, file.name));
+  const canvasFile = draft.canvas ? await storeLocalFile(open.db, draft.canvas, 'canvas.png') : null;
+
+  const removed = new Set(draft.removeFiles ?? []);
+  const keptFiles = (existing?.files ?? []).filter((f) => !removed.has(f.id));
+  const canvas = canvasFile ?? (draft.removeCanvas ? null : (existing?.canvas ?? null));
+  const outboxId = newIdempotencyKey();
+  const id = existing?.id ?? outboxId;
+  const at = now.toISOString();
+  const description = draft.description ?? null;
+  const reaction = draft.reaction ?? null;
+  const sharedWith = [...(draft.sharedWith ?? existing?.shared_with ?? [])];
+  const sharedWithManagement = draft.sharedWithManagement ?? existing?.shared_with_management ?? false;
+
+  const patch: Record<string, unknown> = {
+    updated_at: existing?.updated_at ?? at,
+    resident_id: existing?.resident_id ?? open.identity.residentId ?? '',
+    created_at: existing?.created_at ?? at,
+    locked_at: existing?.locked_at ?? null,
+    local_only: existing ? existing.local_only : true,
+    creator: existing?.creator ?? (await creatorOf(open)),
+    description,
+    reaction,
+    canvas,
+    files: [...keptFiles, ...newFiles],
+    shared_with: sharedWith,
+    shared_with_management: sharedWithManagement,
+    comments_count: existing?.comments_count ?? 0,
+  };
+  if (type === 'journal') {
+    patch.entry_date = entryDate;
+    patch.entry_time = entryTime;
+    patch.sort_key = `${entryDate}T${entryTime}`;
+  } else {
+    patch.category_id = draft.categoryId ?? (existing && 'category_id' in existing ? existing.category_id : '');
+    patch.sort_key = existing?.sort_key ?? at;
+  }
+  await applyLocalChange(type, id, patch, { state: 'pending', message: null, outbox_id: outboxId });
+
+  const update = Boolean(existing) && !createsAgain;
+  const fields: Record<string, unknown> = {
+    description,
+    reaction,
+    shared_with: sharedWith,
+    shared_with_management: sharedWithManagement ? '1' : '0',
+    ...(type === 'journal' ? { entry_date: entryDate, entry_time: entryTime } : { category_id: patch.category_id }),
+    ...(update ? { remove_files: [...removed], remove_canvas: draft.removeCanvas ? '1' : null } : {}),
+  };
+  try {
+    await enqueueWrite({
+      method: 'POST',
+      path: update ? `${PATHS[type]}/${encodeURIComponent(id)}` : PATHS[type],
+      ...(update ? { methodOverride: 'PUT' as const } : {}),
+      fields,
+      files,
+      fileFields: draft.canvas ? [{ name: 'canvas', file: draft.canvas, filename: 'canvas.png' }] : [],
+      idempotencyKey: outboxId,
+      local: { collection: type, id },
+      label: LABELS[type],
+      topics: [type, 'feedback'],
+      failureMessage: update ? entryMessages.updateFailed : entryMessages.postFailed,
+    });
+  } catch {
+    // Not queued (no data key, no storage): the text stays on the device, marked failed.
+    await applyLocalChange(type, id, {}, { state: 'failed', message: failure, outbox_id: null }).catch(() => undefined);
+    return refused(failure);
+  }
+  return { ok: true, id, queuedOffline: check === 'offline' || !isOnline() };
+}

@@ -1,0 +1,52 @@
+import { useCallback } from 'react';
+import type { OpenReplica } from '../replica/replica-store';
+import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../replica/types';
+import { emojis$, entry$, journalEntries$, voiceCategories$, voiceEntries$, type EntriesPage } from './entry-queries';
+import { useLive, type Live } from './use-live';
+
+const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
+const noVoice: VoiceDoc[] = [];
+const noCategories: VoiceCategoryDoc[] = [];
+const noEmojis: EmojiDoc[] = [];
+
+export interface JournalEntriesQuery {
+  /** Words to find in the entries' text (matched on the device, over the decrypted text). */
+  readonly search?: string;
+  /** How many to show (raise it to load more). */
+  readonly limit: number;
+}
+
+/** Journal entries, newest first (entry date and time), pending and failed ones included. */
+export function useJournalEntries({ search = '', limit }: JournalEntriesQuery): Live<EntriesPage<JournalDoc>> {
+  const factory = useCallback((open: OpenReplica) => journalEntries$(open.db, search, limit), [search, limit]);
+  return useLive('journal', factory, emptyPage, (page) => page.items.length === 0);
+}
+
+/** One journal entry (null when missing). */
+export function useJournalEntry(id: string | null): Live<JournalDoc | null> {
+  const factory = useCallback((open: OpenReplica) => entry$<JournalDoc>(open.db, 'journal', id ?? ''), [id]);
+  return useLive('journal', id ? factory : null, null, (doc) => doc === null);
+}
+
+/** Voice entries, newest first; each carries category_id for grouping by category. */
+export function useVoiceEntries(): Live<VoiceDoc[]> {
+  const factory = useCallback((open: OpenReplica) => voiceEntries$(open.db), []);
+  return useLive('voice', factory, noVoice, (list) => list.length === 0);
+}
+
+export function useVoiceEntry(id: string | null): Live<VoiceDoc | null> {
+  const factory = useCallback((open: OpenReplica) => entry$<VoiceDoc>(open.db, 'voice', id ?? ''), [id]);
+  return useLive('voice', id ? factory : null, null, (doc) => doc === null);
+}
+
+/** Voice categories by name. */
+export function useVoiceCategories(): Live<VoiceCategoryDoc[]> {
+  const factory = useCallback((open: OpenReplica) => voiceCategories$(open.db), []);
+  return useLive('lookups', factory, noCategories, (list) => list.length === 0);
+}
+
+/** The emoji reactions (GET /v1/tags/icons/emojis). */
+export function useEmojis(): Live<EmojiDoc[]> {
+  const factory = useCallback((open: OpenReplica) => emojis$(open.db), []);
+  return useLive('lookups', factory, noEmojis, (list) => list.length === 0);
+}

@@ -1,0 +1,10 @@
+import { saveEntry } from '@/data/entries/save-entry';
+import type { EntryDraft, WriteResult } from '@/data/entries/types';
+
+/**
+ * Creates (no `id`) or updates a voice entry (category required): the same path as journal
+ * entries (src/data/entries/save-entry.ts).
+ */
+export function saveVoiceEntry(draft: EntryDraft, id?: string): Promise<WriteResult> {
+  return saveEntry('voice', draft, id ? { id } : {});
+}

@@ -1,0 +1,261 @@
+import { firstValueFrom } from 'rxjs';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { entryMessages } from '@/contract/entries';
+import { saveEntry } from '@/data/entries/save-entry';
+import { settleDelivered } from '@/data/entries/settle';
+import { localFileKey } from '@/data/entries/file-keys';
+import { journalEntries$, voiceEntries$ } from '@/data/hooks/entry-queries';
+import { configureOutbox, countUnsent, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
+import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import type { OpenReplica } from '@/data/replica/replica-store';
+import type { JournalDoc } from '@/data/replica/types';
+import { setReplicaAutoOpen } from '@/data/session-store';
+import { saveJournalEntry } from '@/features/journal/actions/save-journal-entry';
+import { postJournalComment } from '@/features/journal/actions/post-journal-comment';
+import { saveVoiceEntry } from '@/features/voice/actions/save-voice-entry';
+import { account, pngFile, serverJournalRow, uuid } from './entries-support';
+import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
+import { dumpDatabase, fakeTransport, freshStore, testKey } from './outbox-support';
+
+const checkImage = vi.hoisted(() => ({ checkImage: vi.fn(async () => ({ ok: false as const, status: 0, message: '' })) }));
+vi.mock('@/api/entries/check-image', () => checkImage);
+
+const CANARY = 'CANARY-what-a-child-wrote-5e1f';
+const PIXEL_CANARY = 'CANARY-PIXELS-77aa';
+const now = new Date(2026, 2, 10, 12, 0);
+
+let open: OpenReplica;
+let store: ReturnType<typeof freshStore>;
+let online = true;
+
+beforeAll(() => {
+  setReplicaAutoOpen(false);
+  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
+});
+beforeEach(async () => {
+  online = true;
+  vi.stubGlobal('navigator', { get onLine() { return online; } });
+  checkImage.checkImage.mockClear();
+  store = freshStore();
+  open = await openReplicaForAccount(account, uniqueName('site'));
+});
+afterEach(async () => {
+  resetOutboxConfig();
+  vi.unstubAllGlobals();
+  await closeReplica();
+});
+
+function server(answer: (request: TransportRequest, index: number) => TransportResponse | Promise<TransportResponse>) {
+  const key = testKey();
+  const fake = fakeTransport(answer);
+  configureOutbox({ ...store, getKey: async () => key, transport: fake.transport, apiBase: () => '/api', pageOnly: true });
+  return fake;
+}
+
+const journalDocs = async (): Promise<JournalDoc[]> => (await open.db.journal.find().exec()).map((d) => d.toJSON() as JournalDoc);
+
+describe('saving entries: optimistic, queued, encrypted, settled once', () => {
+  it('refuses invalid drafts with the contract messages and queues nothing', async () => {
+    server(() => ({ status: 201, body: { success: true, data: {} } }));
+    const empty = await saveJournalEntry({ description: '' });
+    expect(empty).toEqual({ ok: false, message: entryMessages.nothingToSave, errors: { description: [entryMessages.nothingToSave] } });
+    const voice = await saveVoiceEntry({ description: 'x' });
+    expect(voice.ok === false && voice.errors.category_id).toEqual([entryMessages.categoryRequired]);
+    expect(await journalDocs()).toEqual([]);
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('offline: shows at once as pending with its text; stored forms (outbox, replica) hold no plaintext', async () => {
+    online = false;
+    const fake = server(() => ({ status: 0, body: null }));
+    const result = await saveEntry(
+      'journal',
+      { description: `${CANARY} at the beach`, files: [pngFile('beach.png', PIXEL_CANARY)], canvas: pngFile('drawing.png', PIXEL_CANARY) },
+      { now },
+    );
+    expect(result).toMatchObject({ ok: true, queuedOffline: true });
+    const id = result.ok ? result.id : '';
+    expect(checkImage.checkImage).not.toHaveBeenCalled(); // offline: queued anyway, the server checks at send
+
+    const page = await firstValueFrom(journalEntries$(open.db, '', 10));
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ id, description: `${CANARY} at the beach`, sync_state: 'pending', local_only: true, entry_date: '2026-03-10', entry_time: '12:00' });
+    // The photo and the drawing are viewable offline from the encrypted files collection.
+    const [photo] = page.items[0]!.files;
+    expect(await open.db.files.findOne(localFileKey(photo!.id)).exec()).not.toBeNull();
+    expect(await open.db.files.findOne(localFileKey(page.items[0]!.canvas!.id)).exec()).not.toBeNull();
+
+    await vi.waitFor(() => expect(fake.sent.length).toBeGreaterThan(0));
+    expect(await countUnsent()).toMatchObject({ pending: 1 });
+    const outbox = JSON.stringify(await dumpDatabase(store.indexedDB, store.databaseName), (_k, v: unknown) =>
+      v instanceof Uint8Array ? new TextDecoder('latin1').decode(v) : v,
+    );
+    expect(outbox.length).toBeGreaterThan(100);
+    expect(outbox).not.toContain(CANARY);
+    expect(outbox).not.toContain(PIXEL_CANARY);
+    expect(outbox).not.toContain('beach');
+
+    const replicaDbs = (await listDatabases()).filter((name) => name.includes(open.name));
+    expect(replicaDbs.length).toBeGreaterThan(0);
+    for (const name of replicaDbs) {
+      const dump = await dumpIndexedDb(name);
+      expect(dump.text).not.toContain(CANARY);
+      expect(dump.text).not.toContain('beach');
+    }
+  });
+
+  it('sends SPEC §5 multipart: nulls skipped, shared_with[] repeated, files indexed, canvas part; updates POST with _method=PUT', async () => {
+    const serverId = uuid(900);
+    const fake = server((request) =>
+      request.url.includes('_method=PUT')
+        ? { status: 200, body: { success: true, data: serverJournalRow(serverId, { description: 'edited' }) } }
+        : { status: 201, body: { success: true, data: serverJournalRow(serverId) } },
+    );
+    const created = await saveJournalEntry({
+      description: 'hello',
+      reaction: null,
+      sharedWith: [uuid(11), uuid(12)],
+      files: [pngFile('one.png'), pngFile('two.png')],
+      canvas: pngFile('canvas.png', 'strokes'),
+      entryDate: '2026-03-09',
+      entryTime: '08:15',
+    });
+    expect(created.ok).toBe(true);
+    await vi.waitFor(() => expect(fake.sent).toHaveLength(1));
+    const first = fake.sent[0]!;
+    expect(first.request.method).toBe('POST');
+    expect(first.request.url).toBe('/api/v1/projects/residents/journal/entries');
+    expect(first.request.headers['Idempotency-Key']).toBe(created.ok ? created.id : '');
+    const names = first.entries!.map(([name]) => name);
+    expect(names).toEqual([
+      'description', 'shared_with[]', 'shared_with[]', 'shared_with_management', 'entry_date', 'entry_time', 'files[0]', 'files[1]', 'canvas',
+    ]);
+    expect(names).not.toContain('reaction');
+    expect(first.entries!.filter(([n]) => n === 'shared_with[]').map(([, v]) => v)).toEqual([uuid(11), uuid(12)]);
+    expect(first.entries!.find(([n]) => n === 'canvas')![1]).toMatchObject({ name: 'canvas.png', type: 'image/png' });
+
+    // Settled: the server's copy under the server's id.
+    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]));
+
+    const updated = await saveJournalEntry({ description: 'edited', removeFiles: [uuid(77)], removeCanvas: true }, serverId);
+    expect(updated).toMatchObject({ ok: true, id: serverId });
+    await vi.waitFor(() => expect(fake.sent).toHaveLength(2));
+    const second = fake.sent[1]!;
+    expect(second.request.method).toBe('POST');
+    expect(second.request.url).toBe(`/api/v1/projects/residents/journal/entries/${serverId}?_method=PUT`);
+    expect(second.entries).toContainEqual(['_method', 'PUT']);
+    expect(second.entries).toContainEqual(['remove_canvas', '1']);
+    expect(second.entries).toContainEqual(['description', 'edited']);
+    await vi.waitFor(async () => expect((await journalDocs())[0]).toMatchObject({ id: serverId, description: 'edited', sync_state: 'synced' }));
+  });
+
+  it('2xx: the pending document is replaced by the server’s copy exactly once, even when the request is replayed', async () => {
+    const serverId = uuid(901);
+    // A server honouring the Idempotency-Key: the first answer is lost on the way back, the repeat gets the stored one.
+    const created = new Map<string, string>();
+    let calls = 0;
+    const fake = server((request) => {
+      calls += 1;
+      const key = request.headers['Idempotency-Key']!;
+      if (!created.has(key)) created.set(key, serverId);
+      if (calls === 1) return { status: 0, body: null };
+      return { status: 201, body: { success: true, data: serverJournalRow(created.get(key)!, { description: CANARY }) } };
+    });
+    configureOutbox({ random: () => 0, now: () => Date.now() + (calls > 0 ? 10 * 60_000 : 0) });
+    const result = await saveJournalEntry({ description: CANARY, files: [pngFile('p.png')] });
+    const localId = result.ok ? result.id : '';
+    await vi.waitFor(() => expect(calls).toBe(1));
+    expect((await journalDocs()).map((d) => [d.id, d.sync_state])).toEqual([[localId, 'pending']]);
+
+    const { drained } = await waitForOutboxToDrain(5_000);
+    expect(drained).toBe(true);
+    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]));
+    expect(fake.sent).toHaveLength(2);
+    expect(created.size).toBe(1);
+    const docs = await journalDocs();
+    expect(docs[0]).toMatchObject({ id: serverId, description: CANARY, sync_state: 'synced', local_only: false });
+    // Its pending photo is no longer a local file.
+    expect((await open.db.files.find({ selector: { kind: 'local' } }).exec()).length).toBe(0);
+
+    // The outcome applied again (a crash before it was marked applied): nothing changes.
+    await settleDelivered(
+      { collection: 'journal', id: localId },
+      { state: 'synced', message: null, outbox_id: null },
+      { id: serverId, data: serverJournalRow(serverId) },
+    );
+    expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]);
+  });
+
+  it('422: the document is failed with the server’s message and the text is kept', async () => {
+    server(() => ({ status: 422, body: { success: false, message: entryMessages.imageInappropriate, errors: { files: [entryMessages.imageInappropriate] } } }));
+    const result = await saveJournalEntry({ description: CANARY, files: [pngFile('p.png')] });
+    const id = result.ok ? result.id : '';
+    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
+    expect((await journalDocs())[0]).toMatchObject({ id, description: CANARY, sync_message: entryMessages.imageInappropriate });
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
+  });
+
+  it('without a server message, the §8 text; editing a refused entry replaces its queued create', async () => {
+    let status = 400;
+    const fake = server(() => (status === 400 ? { status: 400, body: null } : { status: 201, body: { success: true, data: serverJournalRow(uuid(902)) } }));
+    const result = await saveJournalEntry({ description: 'first try' });
+    const id = result.ok ? result.id : '';
+    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_message).toBe(entryMessages.postFailed));
+    status = 201;
+    const again = await saveJournalEntry({ description: 'second try' }, id);
+    expect(again).toMatchObject({ ok: true, id });
+    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([uuid(902)]));
+    // The retry was a create (a new key), not an update of an id the server never had.
+    expect(fake.sent[1]!.request.url).toBe('/api/v1/projects/residents/journal/entries');
+    expect(fake.sent[1]!.request.headers['Idempotency-Key']).not.toBe(fake.sent[0]!.request.headers['Idempotency-Key']);
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('online: an inappropriate image is refused before anything is queued', async () => {
+    checkImage.checkImage.mockResolvedValueOnce({ ok: true, status: 200, data: { inappropriate: true } } as never);
+    const fake = server(() => ({ status: 201, body: { success: true, data: {} } }));
+    const result = await saveJournalEntry({ description: 'look', files: [pngFile('p.png')] });
+    expect(result).toEqual({ ok: false, message: 'Image added is inappropriate', errors: { files: ['Image added is inappropriate'] } });
+    expect(await journalDocs()).toEqual([]);
+    expect(fake.sent).toHaveLength(0);
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('search runs on the device over the decrypted text; voice lists newest first', async () => {
+    server(() => ({ status: 0, body: null }));
+    online = false;
+    await saveEntry('journal', { description: 'Went to the Café with Sam', entryDate: '2026-03-01', entryTime: '10:00' }, { now });
+    await saveEntry('journal', { description: 'Football practice', entryDate: '2026-03-05', entryTime: '10:00' }, { now });
+    await saveEntry('journal', { reaction: '😀', entryDate: '2026-03-07', entryTime: '10:00' }, { now });
+    const all = await firstValueFrom(journalEntries$(open.db, '', 2));
+    expect(all.items.map((d) => d.entry_date)).toEqual(['2026-03-07', '2026-03-05']);
+    expect(all.hasMore).toBe(true);
+    const found = await firstValueFrom(journalEntries$(open.db, 'cafe sam', 10));
+    expect(found.items.map((d) => d.description)).toEqual(['Went to the Café with Sam']);
+    expect((await firstValueFrom(journalEntries$(open.db, 'nothing-like-this', 10))).items).toEqual([]);
+
+    await saveVoiceEntry({ description: 'older', categoryId: uuid(50) });
+    await new Promise((r) => setTimeout(r, 5));
+    await saveVoiceEntry({ description: 'newer', categoryId: uuid(51) });
+    const voice = await firstValueFrom(voiceEntries$(open.db));
+    expect(voice.map((v) => [v.description, v.category_id])).toEqual([['newer', uuid(51)], ['older', uuid(50)]]);
+  });
+
+  it('a reply waits for its entry to exist on the server; then it is queued as multipart', async () => {
+    online = false;
+    const fake = server(() => ({ status: 0, body: null }));
+    const local = await saveJournalEntry({ description: 'mine' });
+    const reply = await postJournalComment(local.ok ? local.id : '', { comment: 'hi' });
+    expect(reply.ok).toBe(false);
+    const { deleted_at: _gone, ...row } = serverJournalRow(uuid(903));
+    await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
+    const sent = await postJournalComment(uuid(903), { comment: CANARY });
+    expect(sent).toMatchObject({ ok: true, queuedOffline: true });
+    const comments = (await open.db.comments.find().exec()).map((c) => c.toJSON());
+    expect(comments).toMatchObject([{ entry_type: 'journal', entry_id: uuid(903), comment: CANARY, sync_state: 'pending' }]);
+    await vi.waitFor(() => expect(fake.sent.some((s) => s.request.url.endsWith('/journal/entries/comments'))).toBe(true));
+    const request = fake.sent.find((s) => s.request.url.endsWith('/journal/entries/comments'))!;
+    expect(request.entries).toEqual([['entry_id', uuid(903)], ['comment', CANARY]]);
+  });
+});
