@@ -2,7 +2,7 @@ import { destroyKeys } from '../crypto/key-vault';
 import { subscribeSession, getAccountSnapshot } from '../session-store';
 import { registerWipeStep, type WipeContext } from '../sign-out';
 import { currentOwner, keyDatabaseFor, onOwnerChange, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
-import { applyOutcomes, flushOutbox, flushOutboxNowOnline, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
+import { applyOutcomes, countsStore, flushOutbox, flushOutboxNowOnline, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
 import type { OutboxMessage } from './types';
 
 /** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
@@ -45,6 +45,16 @@ export async function outboxWipeStep(context: WipeContext): Promise<void> {
 }
 
 let started = false;
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * App start (and the person's queue becoming known): a natural moment to try everything again,
+ * backoff or not. A reload after the Wi-Fi came back fires no `online` event in the new page.
+ */
+function tryNow(): void {
+  if (navigator.onLine) flushOutboxNowOnline();
+  else flushOutbox();
+}
 
 /**
  * App start: replay what is waiting (entries written offline before the app was closed), apply
@@ -67,6 +77,13 @@ export function startOutbox(): () => void {
   document.addEventListener('visibilitychange', onVisible);
   cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
 
+  // A safety net while the app is open: online, visible and something still waiting means try
+  // again now, whatever trigger was missed (a worker that restarted, a message lost in a reload).
+  const heartbeat = setInterval(() => {
+    if (navigator.onLine && document.visibilityState === 'visible' && countsStore.get().pending > 0) tryNow();
+  }, HEARTBEAT_MS);
+  cleanups.push(() => clearInterval(heartbeat));
+
   const container = navigator.serviceWorker;
   if (container) {
     const onMessage = (event: MessageEvent<OutboxMessage>) => {
@@ -88,10 +105,10 @@ export function startOutbox(): () => void {
   // The replica opens (and names its owner) after start-up: that is when this person's queue exists.
   cleanups.push(
     onOwnerChange((owner) => {
-      if (owner) void applyOutcomes().finally(() => flushOutbox());
+      if (owner) void applyOutcomes().finally(tryNow);
     }),
   );
-  void applyOutcomes().finally(() => flushOutbox());
+  void applyOutcomes().finally(tryNow);
 
   return () => {
     for (const cleanup of cleanups) cleanup();

@@ -94,9 +94,10 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
         ...(opts.IDBKeyRange ? { IDBKeyRange: opts.IDBKeyRange } : {}),
       });
       lastName = name;
-      // The outbox (page and service worker) now queues and replays for this person only.
-      rememberOwner(name);
+      // The outbox (page and service worker) now queues and replays for this person only. The
+      // worker reads the active owner, so it is stored before the page asks the worker to replay.
       await setActiveOwner(name, opts.indexedDB ?? globalThis.indexedDB).catch(() => undefined);
+      rememberOwner(name);
       current = { db, name, identity };
     }
     const previous = replicaStore.get();
