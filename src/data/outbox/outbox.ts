@@ -164,6 +164,15 @@ export function flushOutboxNowOnline(): void {
     .then(() => flushOutbox());
 }
 
+/**
+ * The page sends by itself, now: for when the worker keeps failing while this page's own requests
+ * get through (a worker stuck with a stale view of the network).
+ */
+export async function replayHereNow(): Promise<ReplayReport> {
+  await makeWaitingDue(config).catch(() => 0);
+  return replayHere();
+}
+
 export function flushOutbox(): void {
   void (async () => {
     const worker = controllingWorker();

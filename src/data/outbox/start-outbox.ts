@@ -2,7 +2,7 @@ import { destroyKeys } from '../crypto/key-vault';
 import { subscribeSession, getAccountSnapshot } from '../session-store';
 import { registerWipeStep, type WipeContext } from '../sign-out';
 import { currentOwner, keyDatabaseFor, onOwnerChange, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
-import { applyOutcomes, countsStore, flushOutbox, flushOutboxNowOnline, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
+import { applyOutcomes, countsStore, flushOutbox, flushOutboxNowOnline, replayHereNow, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
 import type { OutboxMessage } from './types';
 
 /** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
@@ -45,7 +45,7 @@ export async function outboxWipeStep(context: WipeContext): Promise<void> {
 }
 
 let started = false;
-const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 10_000;
 
 /**
  * App start (and the person's queue becoming known): a natural moment to try everything again,
@@ -79,8 +79,17 @@ export function startOutbox(): () => void {
 
   // A safety net while the app is open: online, visible and something still waiting means try
   // again now, whatever trigger was missed (a worker that restarted, a message lost in a reload).
+  // After two beats still waiting, the page sends itself (one replayer at a time still holds:
+  // the lock, the per-entry lease and the Idempotency-Key make a double send harmless).
+  let waitingBeats = 0;
   const heartbeat = setInterval(() => {
-    if (navigator.onLine && document.visibilityState === 'visible' && countsStore.get().pending > 0) tryNow();
+    if (!navigator.onLine || document.visibilityState !== 'visible' || countsStore.get().pending === 0) {
+      waitingBeats = 0;
+      return;
+    }
+    waitingBeats += 1;
+    if (waitingBeats >= 2) void replayHereNow().catch(() => undefined);
+    else tryNow();
   }, HEARTBEAT_MS);
   cleanups.push(() => clearInterval(heartbeat));
 

@@ -3,7 +3,7 @@
  * A pull never overwrites a document whose `sync_state` is pending or failed; the server's copy
  * waits in `sync_server` and replaces the local one when the outbox marks it synced.
  */
-import type { RxCollection } from 'rxdb';
+import type { RxCollection, RxDocument } from 'rxdb';
 import { whenReplicaOpen } from './replica-store';
 import { syncFields } from './types';
 import type { SyncState } from './types';
@@ -62,6 +62,36 @@ export async function setSyncState(collection: ReplicaCollectionName, id: string
   const target = await collectionOf(collection);
   const doc = await target.findOne(id).exec();
   if (!doc) return;
+  if (sync.state === 'synced') {
+    const settledOutboxId = (doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null;
+    if (settledOutboxId) recheckSettled(collection, id, settledOutboxId);
+  }
+  await applySyncState(doc, sync);
+}
+
+/**
+ * A pull that read the document while it was still pending can write it back pending just after
+ * it was marked synced (the pull's modifier keeps pending documents). The outbox entry is gone by
+ * then, so nothing would ever settle it again: look once more shortly after, and settle it if it
+ * still waits on the very write that was just settled.
+ */
+const RECHECK_AFTER_MS = [1_000, 5_000];
+function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId: string): void {
+  for (const delay of RECHECK_AFTER_MS) {
+    setTimeout(() => {
+      void (async () => {
+        const target = await collectionOf(collection);
+        const doc = await target.findOne(id).exec();
+        const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
+        if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
+        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null });
+      })().catch(() => undefined);
+    }, delay);
+  }
+}
+
+async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<void> {
+  const id = doc.primary;
   const parked = (doc.toMutableJSON().sync_server as Record<string, unknown> | null | undefined) ?? null;
   if (sync.state === 'synced' && parked) {
     if (parked._deleted === true) {

@@ -1,0 +1,64 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Account } from '@/contract/users';
+import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { setSyncState } from '@/data/replica/local-writes';
+import type { CalendarDoc } from '@/data/replica/types';
+import { setReplicaAutoOpen } from '@/data/session-store';
+import { fakeIdb, randomKey, uniqueName } from './fixtures';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const account = {
+  success: true,
+  user: {
+    id: uuid(1), username: 'kid', first_name: 'K', last_name: 'D', email: null, user_type_id: 1,
+    user_type: { id: 1, system_name: 'young_person_user', name: 'Young person' }, themes: [], has_photo: false,
+    resident: { id: uuid(2), home_id: uuid(3), first_name: 'K', last_name: 'D', preferred_name: null, reward_points: 0, journal_enabled: 1, voice_enabled: 1, rewards_enabled: 1 },
+  },
+  mfa_configured: false, mfa_methods: [], mfa_required: false, permissions: { homes: {} },
+} satisfies Account;
+
+beforeAll(() => {
+  setReplicaAutoOpen(false);
+  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
+});
+afterEach(async () => {
+  await closeReplica();
+});
+
+describe('settling a write that a pull wrote back as pending', () => {
+  it('marks the document synced again shortly after, when it still waits on the settled write', async () => {
+    const { db } = await openReplicaForAccount(account, uniqueName('site'));
+    const doc: CalendarDoc = {
+      id: uuid(10), updated_at: '2026-01-01T00:00:00.000000Z', resident_id: uuid(2), start_date: '2026-03-10', start_time: null,
+      end_date: '2026-03-10', end_time: null, sort_key: '2026-03-10T00:00',
+      event: { id: uuid(11), title: 'Dentist', description: null, location: null, event_type_id: uuid(12) },
+      sync_state: 'pending', sync_message: null, sync_outbox_id: 'write-1',
+    };
+    await db.calendar.insert(doc);
+
+    await setSyncState('calendar', doc.id, { state: 'synced', message: null, outbox_id: null });
+    expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('synced');
+
+    // The race: a pull that read the pending document writes it back just afterwards.
+    await (await db.calendar.findOne(doc.id).exec())!.incrementalPatch({ sync_state: 'pending', sync_outbox_id: 'write-1' });
+    expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('pending');
+
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('synced');
+  });
+
+  it('leaves a newer pending write alone', async () => {
+    const { db } = await openReplicaForAccount(account, uniqueName('site'));
+    await db.calendar.insert({
+      id: uuid(20), updated_at: '2026-01-01T00:00:00.000000Z', resident_id: uuid(2), start_date: '2026-03-10', start_time: null,
+      end_date: '2026-03-10', end_time: null, sort_key: '2026-03-10T00:00',
+      event: { id: uuid(21), title: 'Football', description: null, location: null, event_type_id: uuid(12) },
+      sync_state: 'pending', sync_message: null, sync_outbox_id: 'write-1',
+    } satisfies CalendarDoc);
+    await setSyncState('calendar', uuid(20), { state: 'synced', message: null, outbox_id: null });
+    // The person changed it again: a new write is on its way.
+    await (await db.calendar.findOne(uuid(20)).exec())!.incrementalPatch({ sync_state: 'pending', sync_outbox_id: 'write-2' });
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect((await db.calendar.findOne(uuid(20)).exec())?.get('sync_state')).toBe('pending');
+  });
+});
