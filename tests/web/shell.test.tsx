@@ -97,8 +97,8 @@ describe('guards', () => {
     fakeFetch();
     setAccount(makeAccount({ flags: { journal_enabled: 1 } }));
     renderApp('/journal');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Journal' })).toBeTruthy();
-    expect(screen.getByText('Your journal is empty.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Write in your journal' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save entry' })).toBeTruthy();
   });
 
   it('offline: the banner shows; pages without the offline guard ask to be online, others still work', async () => {

@@ -1,24 +1,81 @@
-import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { EntryForm } from '@/components/entry/entry-form';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { useAssociatedUsers, useEmojis, useEntryFile, useJournalEntry, useResidentDetails } from '@/data/hooks';
+import type { JournalDoc } from '@/data/replica/types';
+import { saveJournalEntry } from '../actions/save-journal-entry';
+import { journalSurfaceStyle } from '../journal-surface';
+import './journal.css';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** /journal/edit/{id}: the entry's form, filled in; saving replaces it (or its unsent copy). */
 export function EditJournalEntryPage() {
+  const { id = '' } = useParams();
+  const entry = useJournalEntry(id || null);
+
+  if (!entry.data) {
+    return (
+      <div className="page journal">
+        <PageHeading>Edit journal entry</PageHeading>
+        {entry.loading ? (
+          <LoadingText />
+        ) : (
+          <EmptyState
+            title="This journal entry is not on this device right now."
+            actions={
+              <Link to="/journal/entries" className="button button--primary">
+                Back to my entries
+              </Link>
+            }
+          >
+            It may still be on its way, or it may have been removed. Try again when you are online.
+          </EmptyState>
+        )}
+      </div>
+    );
+  }
+  return <EditForm key={entry.data.id} entry={entry.data} />;
+}
+
+function EditForm({ entry }: { entry: JournalDoc }) {
+  const navigate = useNavigate();
+  const details = useResidentDetails();
+  const staff = useAssociatedUsers();
+  const emojis = useEmojis();
+  const canvasUrl = useEntryFile(entry.canvas?.id ?? null, 'journal');
+
   return (
-    <div className="page">
+    <div className="page journal">
       <PageHeading>Edit journal entry</PageHeading>
-      <EmptyState
-        title="We can’t find this entry."
-        actions={
-          <>
-          <Link to="/journal/entries" className="button button--primary">
-            Back to journal entries
-          </Link>
-          </>
-        }
-      >
-        It may have been removed, or it is not on this device yet.
-      </EmptyState>
+      {entry.sync_state === 'failed' && entry.sync_message ? (
+        <p className="journal__failed" role="alert">
+          This entry was not sent: {entry.sync_message}
+        </p>
+      ) : null}
+      <EntryForm
+        kind="journal"
+        initial={{
+          description: entry.description ?? '',
+          reaction: entry.reaction,
+          sharedWith: entry.shared_with,
+          sharedWithManagement: entry.shared_with_management,
+          entryDate: entry.entry_date,
+          entryTime: entry.entry_time,
+          existingFiles: entry.files,
+          hasCanvas: Boolean(entry.canvas),
+        }}
+        existingCanvasUrl={canvasUrl}
+        staff={staff.data}
+        emojis={emojis.data}
+        surface={journalSurfaceStyle(details.data?.app_settings)}
+        submitLabel="Save changes"
+        onSubmit={(draft) => saveJournalEntry(draft, entry.id)}
+        onSaved={() => void navigate('/journal/entries')}
+      />
+      <p>
+        <Link to="/journal/entries">Back to my entries</Link>
+      </p>
     </div>
   );
 }

@@ -1,24 +1,38 @@
-import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
+import { Link, useParams } from 'react-router-dom';
+import { CommentThread } from '@/components/entry/comment-thread';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { messages } from '@/contract/messages';
+import { useJournalEntry } from '@/data/hooks';
+import { postJournalComment } from '../actions/post-journal-comment';
+import { updateJournalComment } from '../actions/update-journal-comment';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** A journal entry and the comments on it. */
 export function EntryCommentsPage() {
+  const { id = '' } = useParams();
+  const entry = useJournalEntry(id || null);
+
   return (
-    <div className="page">
+    <div className="page page--prose">
       <PageHeading>Comments</PageHeading>
-      <EmptyState
-        title="No comments yet."
-        actions={
-          <>
-          <Link to="/journal/entries" className="button button--primary">
-            Back to journal entries
-          </Link>
-          </>
-        }
-      >
-        When someone replies to this entry, their comments will show here.
-      </EmptyState>
+      {entry.loading ? <LoadingText /> : null}
+      {!entry.loading && !entry.data ? (
+        <EmptyState
+          title="We can’t show this entry."
+          actions={
+            <Link to="/journal/entries" className="button button--primary">
+              Back to journal entries
+            </Link>
+          }
+        >
+          {messages.voiceMissingData}
+        </EmptyState>
+      ) : null}
+      {entry.data ? <CommentThread entryType="journal" entry={entry.data} post={postJournalComment} update={updateJournalComment} /> : null}
+      <p>
+        <Link to="/journal/entries">Back to journal entries</Link>
+      </p>
     </div>
   );
 }

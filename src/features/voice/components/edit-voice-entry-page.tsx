@@ -1,24 +1,61 @@
-import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { EntryForm } from '@/components/entry/entry-form';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { messages } from '@/contract/messages';
+import { useAssociatedUsers, useEmojis, useEntryFile, useVoiceCategories, useVoiceEntry } from '@/data/hooks';
+import { saveVoiceEntry } from '../actions/save-voice-entry';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** Change something sent with Voice. */
 export function EditVoiceEntryPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const entry = useVoiceEntry(id || null);
+  const staff = useAssociatedUsers().data;
+  const emojis = useEmojis().data;
+  const categories = useVoiceCategories().data;
+  const doc = entry.data;
+  const canvasUrl = useEntryFile(doc?.canvas?.id ?? null, 'voice');
+
   return (
-    <div className="page">
+    <div className="page page--prose">
       <PageHeading>Edit voice entry</PageHeading>
-      <EmptyState
-        title="We can’t find this entry."
-        actions={
-          <>
-          <Link to="/voice/entries" className="button button--primary">
-            Back to Voice entries
-          </Link>
-          </>
-        }
-      >
-        It may have been removed, or it is not on this device yet.
-      </EmptyState>
+      {entry.loading ? <LoadingText /> : null}
+      {!entry.loading && !doc ? (
+        <EmptyState
+          title="We can’t find this entry."
+          actions={
+            <Link to="/voice/entries" className="button button--primary">
+              Back to my messages
+            </Link>
+          }
+        >
+          {messages.voiceMissingData}
+        </EmptyState>
+      ) : null}
+      {doc ? (
+        <EntryForm
+          key={doc.id}
+          kind="voice"
+          initial={{
+            description: doc.description ?? '',
+            reaction: doc.reaction,
+            sharedWith: doc.shared_with,
+            sharedWithManagement: doc.shared_with_management,
+            categoryId: doc.category_id,
+            existingFiles: doc.files,
+            hasCanvas: Boolean(doc.canvas),
+          }}
+          staff={staff}
+          emojis={emojis}
+          categories={categories}
+          submitLabel="Save changes"
+          onSubmit={(draft) => saveVoiceEntry({ ...draft, categoryId: draft.categoryId || doc.category_id }, doc.id)}
+          existingCanvasUrl={canvasUrl}
+          onSaved={() => void navigate('/voice/entries')}
+        />
+      ) : null}
     </div>
   );
 }

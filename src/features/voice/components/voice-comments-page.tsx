@@ -1,24 +1,40 @@
-import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
+import { Link, useParams } from 'react-router-dom';
+import { CommentThread } from '@/components/entry/comment-thread';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { messages } from '@/contract/messages';
+import { useVoiceCategories, useVoiceEntry } from '@/data/hooks';
+import { postVoiceComment } from '../actions/post-voice-comment';
+import { updateVoiceComment } from '../actions/update-voice-comment';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** A voice entry and its conversation with staff. */
 export function VoiceCommentsPage() {
+  const { id = '' } = useParams();
+  const entry = useVoiceEntry(id || null);
+  const categories = useVoiceCategories().data;
+  const category = entry.data ? categories.find((c) => c.id === entry.data?.category_id) : undefined;
+
   return (
-    <div className="page">
-      <PageHeading>Comments</PageHeading>
-      <EmptyState
-        title="No comments yet."
-        actions={
-          <>
-          <Link to="/voice/entries" className="button button--primary">
-            Back to Voice entries
-          </Link>
-          </>
-        }
-      >
-        When staff reply to this Voice entry, their comments will show here.
-      </EmptyState>
+    <div className="page page--prose">
+      <PageHeading>{category ? `Comments: ${category.name}` : 'Comments'}</PageHeading>
+      {entry.loading ? <LoadingText /> : null}
+      {!entry.loading && !entry.data ? (
+        <EmptyState
+          title="We can’t show this entry."
+          actions={
+            <Link to="/voice/entries" className="button button--primary">
+              Back to my messages
+            </Link>
+          }
+        >
+          {messages.voiceMissingData}
+        </EmptyState>
+      ) : null}
+      {entry.data ? <CommentThread entryType="voice" entry={entry.data} post={postVoiceComment} update={updateVoiceComment} /> : null}
+      <p>
+        <Link to="/voice/entries">Back to my messages</Link>
+      </p>
     </div>
   );
 }

@@ -1,24 +1,98 @@
 import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
 import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { RelativeTime } from '@/components/relative-time';
+import { useVoiceCategories, useVoiceEntries } from '@/data/hooks';
+import type { VoiceCategoryDoc, VoiceDoc } from '@/data/replica/types';
+import './voice.css';
 
-/** Its real empty state until the replica brings data (later issues). */
+const EXCERPT_LENGTH = 140;
+
+function excerptOf(entry: VoiceDoc): string {
+  const text = (entry.description ?? '').replace(/\s+/g, ' ').trim();
+  if (text) return text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
+  if (entry.canvas) return 'A drawing';
+  if (entry.reaction) return `Reaction ${entry.reaction}`;
+  return 'Attachments';
+}
+
+function StateBadge({ entry }: { entry: VoiceDoc }) {
+  if (entry.sync_state === 'pending') return <span className="badge">Waiting to send</span>;
+  if (entry.sync_state === 'failed') return <span className="badge badge--failed">Not sent: {entry.sync_message ?? 'please try again'}</span>;
+  if (entry.locked_at) return <span className="badge">Closed</span>;
+  return <span className="badge">Sent</span>;
+}
+
+interface Group {
+  readonly id: string;
+  readonly name: string;
+  readonly entries: VoiceDoc[];
+}
+
+/** Entries grouped by category (in the categories' order), newest first inside each group. */
+export function groupByCategory(entries: readonly VoiceDoc[], categories: readonly VoiceCategoryDoc[]): Group[] {
+  const groups = new Map<string, Group>(categories.map((c) => [c.id, { id: c.id, name: c.name, entries: [] }]));
+  const other: Group = { id: 'other', name: 'Other', entries: [] };
+  for (const entry of entries) (groups.get(entry.category_id) ?? other).entries.push(entry);
+  const byNewest = (a: VoiceDoc, b: VoiceDoc) => (b.sort_key || b.created_at).localeCompare(a.sort_key || a.created_at);
+  return [...groups.values(), other].filter((g) => g.entries.length > 0).map((g) => ({ ...g, entries: [...g.entries].sort(byNewest) }));
+}
+
+/** My messages: everything sent with Voice, by category. */
 export function VoiceEntriesPage() {
+  const entries = useVoiceEntries();
+  const categories = useVoiceCategories();
+  const groups = groupByCategory(entries.data, categories.data);
+
   return (
-    <div className="page">
-      <PageHeading>Voice entries</PageHeading>
-      <EmptyState
-        title="No Voice entries yet."
-        actions={
-          <>
+    <div className="page page--prose">
+      <PageHeading>My messages</PageHeading>
+      {entries.loading ? <LoadingText /> : null}
+      {!entries.loading && groups.length === 0 ? (
+        <EmptyState
+          title="No Voice messages yet."
+          actions={
+            <Link to="/voice" className="button button--primary">
+              Back to Voice
+            </Link>
+          }
+        >
+          Things you send with Voice will be listed here, grouped by category.
+        </EmptyState>
+      ) : null}
+      {groups.map((group) => (
+        <section key={group.id} className="section" aria-labelledby={`voice-group-${group.id}`}>
+          <h2 id={`voice-group-${group.id}`} className="section-title">
+            {group.name}
+          </h2>
+          <ul className="voice-list">
+            {group.entries.map((entry) => (
+              <li key={entry.id} className="card">
+                <p className="voice-item__excerpt">{excerptOf(entry)}</p>
+                <div className="voice-item__meta">
+                  <RelativeTime iso={entry.created_at} className="small-print" />
+                  <StateBadge entry={entry} />
+                  <Link to={`/voice/comments/${entry.id}`}>
+                    {entry.comments_count === 1 ? '1 comment' : `${entry.comments_count} comments`}
+                    <span className="visually-hidden"> on this message</span>
+                  </Link>
+                  <Link to={`/voice/edit/${entry.id}`}>
+                    Edit<span className="visually-hidden"> this message</span>
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      {groups.length > 0 ? (
+        <p className="section">
           <Link to="/voice" className="button button--primary">
-            Back to Voice
+            Send something new
           </Link>
-          </>
-        }
-      >
-        Things you send with Voice will be listed here, grouped by category.
-      </EmptyState>
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,24 +1,83 @@
-import { Link } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { EntryForm } from '@/components/entry/entry-form';
+import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
-import { EmptyState } from '@/components/empty-state';
+import { messages } from '@/contract/messages';
+import { useAssociatedUsers, useEmojis, useVoiceCategories } from '@/data/hooks';
+import { markIndexVisited } from '@/data/index-visited';
+import type { VoiceCategoryDoc } from '@/data/replica/types';
+import { saveVoiceEntry } from '../actions/save-voice-entry';
+import type { VoiceSuccessState } from '../voice-next-steps';
+import './voice.css';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** "Your voice": choose what it is about, then write it and send it. */
 export function VoicePage() {
+  const navigate = useNavigate();
+  const categories = useVoiceCategories();
+  const staff = useAssociatedUsers().data;
+  const emojis = useEmojis().data;
+  const [chosen, setChosen] = useState<VoiceCategoryDoc | null>(null);
+  // The form lets the person change the category: the success screen names the one that was sent.
+  const sentCategory = useRef<string | null>(null);
+
+  useEffect(() => markIndexVisited('voice'), []);
+
   return (
-    <div className="page">
-      <PageHeading>Voice</PageHeading>
-      <EmptyState
-        title="Nothing sent yet."
-        actions={
-          <>
-          <Link to="/voice/entries" className="button button--primary">
-            See my Voice entries
-          </Link>
-          </>
-        }
-      >
-        Voice is where you can raise a worry or a complaint, message staff, or share good news.
-      </EmptyState>
+    <div className="page page--prose">
+      <PageHeading>Your voice</PageHeading>
+      {chosen ? (
+        <section aria-labelledby="voice-write-title">
+          <h2 id="voice-write-title" className="section-title">
+            {chosen.name}
+          </h2>
+          {chosen.description ? <p className="lead">{chosen.description}</p> : null}
+          <p>
+            <button type="button" className="button button--ghost" onClick={() => setChosen(null)}>
+              Choose something else
+            </button>
+          </p>
+          <EntryForm
+            kind="voice"
+            initial={{ categoryId: chosen.id }}
+            staff={staff}
+            emojis={emojis}
+            categories={categories.data}
+            submitLabel="Send"
+            onSubmit={(draft) => {
+              const categoryId = draft.categoryId || chosen.id;
+              sentCategory.current = categoryId;
+              return saveVoiceEntry({ ...draft, categoryId });
+            }}
+            onSaved={(result) => {
+              const sent = categories.data.find((c) => c.id === sentCategory.current) ?? chosen;
+              const state: VoiceSuccessState = { categoryId: sent.id, categoryName: sent.name, queuedOffline: result.queuedOffline };
+              void navigate('/voice/success', { state });
+            }}
+          />
+        </section>
+      ) : (
+        <>
+          <p className="lead">Raise a worry or a complaint, message staff, or share good news. What would you like to do?</p>
+          {categories.loading ? <LoadingText /> : null}
+          {!categories.loading && categories.data.length === 0 ? <p>{messages.voiceMissingData}</p> : null}
+          <ul className="voice-choices">
+            {categories.data.map((category) => (
+              <li key={category.id}>
+                <button type="button" className="voice-choice" onClick={() => setChosen(category)}>
+                  <span className="voice-choice__name">{category.name}</span>
+                  {category.description ? <span className="voice-choice__description">{category.description}</span> : null}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p>
+            <Link to="/voice/entries" className="button button--secondary">
+              My messages
+            </Link>
+          </p>
+        </>
+      )}
     </div>
   );
 }

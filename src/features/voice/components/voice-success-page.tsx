@@ -1,27 +1,43 @@
-import { Link } from 'react-router-dom';
-import { PageHeading } from '@/components/page-heading';
+import { Link, useLocation } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { PageHeading } from '@/components/page-heading';
+import { messages } from '@/contract/messages';
+import { isVoiceSuccessState, nextStepsFor } from '../voice-next-steps';
 
-/** Its real empty state until the replica brings data (later issues). */
+/** After sending with Voice: what happens next, in plain words. */
 export function VoiceSuccessPage() {
+  const { state } = useLocation();
+  const links = (
+    <>
+      <Link to="/voice/entries" className="button button--primary">
+        My messages
+      </Link>
+      <Link to="/dashboard" className="button button--secondary">
+        Back to dashboard
+      </Link>
+    </>
+  );
+  if (!isVoiceSuccessState(state)) {
+    return (
+      <div className="page page--narrow">
+        <PageHeading>Voice</PageHeading>
+        <EmptyState title="Nothing to show here." actions={links}>
+          {messages.voiceMissingData}
+        </EmptyState>
+      </div>
+    );
+  }
   return (
-    <div className="page">
+    <div className="page page--narrow">
       <PageHeading>Thank you for speaking up</PageHeading>
-      <EmptyState
-        title="Nothing waiting to send."
-        actions={
-          <>
-          <Link to="/voice/entries" className="button button--primary">
-            See my Voice entries
-          </Link>
-          <Link to="/dashboard" className="button button--secondary">
-            Back to dashboard
-          </Link>
-          </>
-        }
-      >
-        When you send something with Voice, staff will read it and reply to you in Voice.
-      </EmptyState>
+      <section className="card" aria-labelledby="voice-next-title">
+        <h2 id="voice-next-title" className="section-title">
+          {state.queuedOffline ? `Saved: ${state.categoryName}` : `Sent: ${state.categoryName}`}
+        </h2>
+        {state.queuedOffline ? <p>You are offline. It is saved on this device and will send by itself when you are back online.</p> : null}
+        <p>{nextStepsFor(state.categoryName)}</p>
+        <div className="actions">{links}</div>
+      </section>
     </div>
   );
 }

@@ -1,0 +1,217 @@
+import { useState } from 'react';
+import { entryMessages } from '@/contract/entries';
+import type { CommentDraft, EntryType, WriteResult } from '@/data/entries/types';
+import type { FileModule } from '@/data/entries/file-keys';
+import { useComments, useEmojis, useEntryFile, useUserPhoto } from '@/data/hooks';
+import type { CommentDoc, EntryDoc } from '@/data/replica/types';
+import { useAccount } from '@/data/session-store';
+import { Avatar } from '@/components/avatar';
+import { LoadingText } from '@/components/loading-text';
+import { RelativeTime } from '@/components/relative-time';
+import { ReplyForm, type ReplyEmoji } from './reply-form';
+import './comment-thread.css';
+
+interface FileRef {
+  readonly id: string;
+  readonly name: string;
+  readonly mime: string;
+}
+
+export interface CommentThreadProps {
+  readonly entryType: EntryType;
+  readonly entry: EntryDoc;
+  /** The feature's actions (components cannot import features). */
+  post(entryId: string, draft: CommentDraft): Promise<WriteResult>;
+  update(commentId: string, draft: CommentDraft): Promise<WriteResult>;
+}
+
+/** One attachment: a picture shows as a thumbnail, anything else as a download link. */
+function Attachment({ file, module, alt }: { file: FileRef; module: FileModule; alt?: string }) {
+  const url = useEntryFile(file.id, module);
+  const image = file.mime.startsWith('image/');
+  if (!url) return <span className="attachment attachment--missing">{image ? (alt ?? file.name) : file.name} (not on this device yet)</span>;
+  if (image) {
+    return (
+      <a className="attachment" href={url} target="_blank" rel="noreferrer">
+        <img src={url} alt={alt ?? file.name} className="attachment__img" width={120} height={120} />
+      </a>
+    );
+  }
+  return (
+    <a className="attachment" href={url} download={file.name}>
+      {file.name}
+    </a>
+  );
+}
+
+function Files({ files, module }: { files: readonly FileRef[]; module: FileModule }) {
+  if (files.length === 0) return null;
+  return (
+    <ul className="attachments" aria-label="Attachments">
+      {files.map((file) => (
+        <li key={file.id}>
+          <Attachment file={file} module={module} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A reaction as its emoji with the emoji's name for screen readers. */
+function Reaction({ value, emojis }: { value: string | null; emojis: readonly ReplyEmoji[] }) {
+  if (!value) return null;
+  const match = emojis.find((e) => e.id === value || e.emoji === value);
+  const text = match?.emoji ?? value;
+  return (
+    <p className="thread__reaction">
+      <span role="img" aria-label={`Reaction: ${match?.name ?? text}`}>
+        {text}
+      </span>
+    </p>
+  );
+}
+
+/** Plain text, line breaks kept: what people write is never parsed as HTML. */
+function Text({ value }: { value: string | null }) {
+  return value ? <p className="thread__text">{value}</p> : null;
+}
+
+function CommentItem({
+  comment,
+  mine,
+  emojis,
+  update,
+}: {
+  comment: CommentDoc;
+  mine: boolean;
+  emojis: readonly ReplyEmoji[];
+  update: CommentThreadProps['update'];
+}) {
+  const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
+  const [editing, setEditing] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
+
+  const retry = async () => {
+    setRetrying(true);
+    await update(comment.id, { comment: comment.comment, reaction: comment.reaction }).catch(() => undefined);
+    setRetrying(false);
+  };
+
+  return (
+    <li className={`thread__comment${mine ? ' thread__comment--mine' : ''}`}>
+      <article aria-label={`Comment from ${name}`}>
+        <header className="thread__meta">
+          <Avatar src={photo} firstName={comment.creator.first_name} lastName={comment.creator.last_name} size={40} />
+          <span className="thread__name">{name}</span>
+          <RelativeTime iso={comment.created_at} className="thread__time" />
+        </header>
+        {editing ? (
+          <ReplyForm
+            label="Edit your reply"
+            emojis={emojis}
+            initial={{ comment: comment.comment, reaction: comment.reaction, existingFiles: comment.files }}
+            submitLabel="Save"
+            successMessage="Your reply has been updated."
+            onSubmit={(draft) => update(comment.id, draft)}
+            onDone={() => setEditing(false)}
+            onCancel={() => setEditing(false)}
+          />
+        ) : (
+          <>
+            <Text value={comment.comment} />
+            <Reaction value={comment.reaction} emojis={emojis} />
+            <Files files={comment.files} module="comment" />
+          </>
+        )}
+        {mine && !editing && comment.sync_state === 'pending' ? (
+          <p className="thread__state" role="status">
+            Waiting to send
+          </p>
+        ) : null}
+        {mine && !editing && comment.sync_state === 'failed' ? (
+          <div className="thread__failed" role="alert">
+            <p className="field__error">{comment.sync_message || entryMessages.replyFailed}</p>
+            <div className="actions">
+              <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+                Try again
+              </button>
+              <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {mine && !editing && comment.sync_state !== 'failed' ? (
+          <button type="button" className="button button--ghost thread__edit" onClick={() => setEditing(true)}>
+            Edit<span className="visually-hidden"> your reply</span>
+          </button>
+        ) : null}
+      </article>
+    </li>
+  );
+}
+
+/**
+ * An entry and its conversation: the entry at the top, comments oldest first, then a reply form.
+ * Shared by the journal and voice comment screens; the writes come in as props.
+ */
+export function CommentThread({ entryType, entry, post, update }: CommentThreadProps) {
+  const account = useAccount();
+  const comments = useComments(entryType, entry.id);
+  const emojis = useEmojis().data;
+  const me = account?.user.id ?? null;
+
+  return (
+    <div className="thread">
+      <section className="card thread__entry" aria-labelledby="thread-entry-title">
+        <h2 id="thread-entry-title" className="section-title">
+          What you wrote
+        </h2>
+        <p className="thread__meta">
+          <RelativeTime iso={entry.created_at} className="thread__time" />
+        </p>
+        <Text value={entry.description} />
+        <Reaction value={entry.reaction} emojis={emojis} />
+        {entry.canvas ? (
+          <div className="attachments">
+            <Attachment file={entry.canvas} module={entryType} alt="Your drawing" />
+          </div>
+        ) : null}
+        <Files files={entry.files} module={entryType} />
+      </section>
+
+      <section className="section" aria-labelledby="thread-comments-title">
+        <h2 id="thread-comments-title" className="section-title">
+          Comments
+        </h2>
+        {comments.loading && comments.data.length === 0 ? <LoadingText /> : null}
+        {!comments.loading && comments.data.length === 0 ? <p className="small-print">No comments yet. Staff replies will show here.</p> : null}
+        {comments.data.length > 0 ? (
+          <ol className="thread__list">
+            {comments.data.map((comment) => (
+              <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} emojis={emojis} update={update} />
+            ))}
+          </ol>
+        ) : null}
+      </section>
+
+      <section className="section" aria-labelledby="thread-reply-title">
+        <h2 id="thread-reply-title" className="section-title">
+          Reply
+        </h2>
+        {entry.local_only ? (
+          <p className="small-print">You can reply once your entry has been sent.</p>
+        ) : (
+          <ReplyForm
+            label="Reply"
+            emojis={emojis}
+            submitLabel="Send reply"
+            successMessage="Your reply has been sent."
+            onSubmit={(draft) => post(entry.id, draft)}
+          />
+        )}
+      </section>
+    </div>
+  );
+}

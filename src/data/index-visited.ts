@@ -1,0 +1,14 @@
+import { local } from './create-store';
+
+/** SPEC §2, §9: the journal and voice lists remember that their index was visited (journalIndexVisited, voiceIndexVisited). */
+export type IndexName = 'journal' | 'voice';
+
+const keyOf = (name: IndexName) => `${name}IndexVisited`;
+
+export function markIndexVisited(name: IndexName): void {
+  local.write(keyOf(name), true);
+}
+
+export function wasIndexVisited(name: IndexName): boolean {
+  return local.read(keyOf(name)) === true;
+}

@@ -1,0 +1,185 @@
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '@/app/app-providers';
+import type { EntriesPage, JournalEntriesQuery, Live } from '@/data/hooks';
+import type * as EntriesHooks from '@/data/hooks/use-entries';
+import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
+import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
+import { JournalEntriesPage, SEARCH_DELAY_MS } from '@/features/journal/components/journal-entries-page';
+import { JournalPage } from '@/features/journal/components/journal-page';
+
+/** The replica as plain values the tests set; the data layer has its own tests. */
+const fake = vi.hoisted(() => ({
+  entries: [] as unknown[],
+  hasMore: false,
+  loading: false,
+  queries: [] as { search?: string; limit: number }[],
+  one: null as unknown,
+  staff: [] as unknown[],
+  save: vi.fn(),
+}));
+
+vi.mock('@/data/hooks/use-entries', async (importOriginal) => ({
+  ...(await importOriginal<typeof EntriesHooks>()),
+  useJournalEntries: (query: JournalEntriesQuery): Live<EntriesPage<JournalDoc>> => {
+    fake.queries.push(query);
+    return { data: { items: fake.entries as JournalDoc[], hasMore: fake.hasMore }, loading: fake.loading };
+  },
+  useJournalEntry: (): Live<JournalDoc | null> => ({ data: fake.one as JournalDoc | null, loading: false }),
+  useEmojis: () => ({ data: [{ id: 'e1', emoji: '😀', name: 'Happy', updated_at: '2026-01-01T00:00:00.000Z' }], loading: false }),
+}));
+vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: (): Live<StaffDoc[]> => ({ data: fake.staff as StaffDoc[], loading: false }) }));
+vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: (): Live<ResidentDoc | null> => ({ data: null, loading: false }) }));
+vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: fake.save }));
+
+const ALI: StaffDoc = {
+  id: 'a1111111-1111-4111-8111-111111111111',
+  first_name: 'Ali',
+  last_name: 'Hassan',
+  job_title: 'Key worker',
+  has_photo: false,
+  updated_at: '2026-01-01T00:00:00.000Z',
+  sync_state: 'synced',
+  sync_message: null,
+  sync_outbox_id: null,
+};
+
+function entry(overrides: Partial<JournalDoc> = {}): JournalDoc {
+  return {
+    id: 'f0000000-0000-4000-8000-000000000001',
+    updated_at: '2026-03-01T10:00:00.000Z',
+    resident_id: '0c7d1e2f-8a9b-4c3d-9e1f-2a3b4c5d6e7f',
+    creator: { id: '6f1c2b9e-3a41-4c8e-9d2f-1b7a5e3c9d10', first_name: 'Samuel', last_name: 'Jones', has_photo: false },
+    description: 'Had a good day at school.',
+    reaction: null,
+    canvas: null,
+    files: [],
+    shared_with: [],
+    shared_with_management: false,
+    comments_count: 0,
+    locked_at: null,
+    created_at: '2026-03-01T10:00:00.000Z',
+    entry_date: '2026-03-01',
+    entry_time: '10:00',
+    sort_key: '2026-03-01T10:00',
+    local_only: false,
+    sync_state: 'synced',
+    sync_message: null,
+    sync_outbox_id: null,
+    ...overrides,
+  };
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/journal', element: <JournalPage /> },
+      { path: '/journal/entries', element: <JournalEntriesPage /> },
+      { path: '/journal/edit/:id', element: <EditJournalEntryPage /> },
+      { path: '/journal/customise', element: <p>Customise page</p> },
+      { path: '/entries/comments/:id', element: <p>Comments page</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  const user = userEvent.setup();
+  render(<AppProviders router={router} />);
+  return { user, router };
+}
+
+beforeEach(() => {
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+  fake.entries = [];
+  fake.hasMore = false;
+  fake.loading = false;
+  fake.queries = [];
+  fake.one = null;
+  fake.staff = [ALI];
+  fake.save.mockReset();
+});
+
+describe('/journal/entries', () => {
+  it('shows a description as text, never as HTML', () => {
+    fake.entries = [entry({ description: '<img src=x onerror=alert(1)>' })];
+    renderAt('/journal/entries');
+    const list = screen.getByRole('list', { name: 'Journal entries' });
+    expect(within(list).getByText('<img src=x onerror=alert(1)>')).toBeTruthy();
+    expect(list.querySelector('img')).toBeNull();
+  });
+
+  it('shows when, reaction, sharing, comments and the sending state of each entry', () => {
+    fake.entries = [
+      entry({ id: 'f1', description: 'Shared one', reaction: '😀', shared_with: [ALI.id], shared_with_management: true, comments_count: 2 }),
+      entry({ id: 'f2', description: 'Waiting one', sync_state: 'pending', local_only: true }),
+      entry({ id: 'f3', description: 'Refused one', sync_state: 'failed', sync_message: 'Image added is inappropriate' }),
+    ];
+    renderAt('/journal/entries');
+    const [shared, waiting, refused] = screen.getAllByRole('article');
+    expect(within(shared!).getByRole('heading').textContent).toMatch(/^Sunday,? 1 March 2026 at 10:00$/);
+    expect(within(shared!).getByRole('img', { name: 'Feeling: Happy' })).toBeTruthy();
+    expect(within(shared!).getByText(/Shared with 2/)).toBeTruthy();
+    expect(within(shared!).getByRole('link', { name: '2 comments' }).getAttribute('href')).toBe('/entries/comments/f1');
+    expect(within(waiting!).getByText('Waiting to send')).toBeTruthy();
+    expect(within(waiting!).getByText('Private')).toBeTruthy();
+    expect(within(refused!).getByRole('alert').textContent).toBe('Image added is inappropriate');
+    expect(within(refused!).getByRole('link', { name: /Edit/ }).getAttribute('href')).toBe('/journal/edit/f3');
+    expect(localStorage.getItem('journalIndexVisited')).toBe('true');
+  });
+
+  it('searches as the person types (after a pause) and loads more', async () => {
+    fake.entries = [entry()];
+    fake.hasMore = true;
+    const { user } = renderAt('/journal/entries');
+    await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'football');
+    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20 });
+    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20 }), { timeout: SEARCH_DELAY_MS * 10 });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40 });
+  });
+
+  it('has a kind empty state', () => {
+    renderAt('/journal/entries');
+    expect(screen.getByRole('heading', { name: 'No entries yet.' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Write your first entry' }).getAttribute('href')).toBe('/journal');
+  });
+});
+
+describe('/journal', () => {
+  it('writes an entry through the action and goes to the list', async () => {
+    fake.save.mockResolvedValue({ ok: true, id: 'new', queuedOffline: false });
+    const { user, router } = renderAt('/journal');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Write in your journal');
+    expect(localStorage.getItem('journalIndexVisited')).toBe('true');
+    expect(screen.getByRole('link', { name: 'My entries' })).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: 'What’s on your mind?' }), 'A quiet day');
+    await user.click(screen.getByRole('checkbox', { name: /Ali Hassan/ }));
+    await user.click(screen.getByRole('button', { name: 'Save entry' }));
+    expect(fake.save).toHaveBeenCalledWith(expect.objectContaining({ description: 'A quiet day', sharedWith: [ALI.id] }));
+    expect(fake.save.mock.calls[0]).toHaveLength(1);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/journal/entries'));
+  });
+});
+
+describe('/journal/edit/{id}', () => {
+  it('says so kindly when the entry is not on this device', () => {
+    renderAt('/journal/edit/missing');
+    expect(screen.getByRole('heading', { name: 'This journal entry is not on this device right now.' })).toBeTruthy();
+  });
+
+  it('is filled in and saves the entry by its id', async () => {
+    fake.one = entry({ id: 'f9', description: 'Old words', shared_with: [ALI.id], reaction: '😀' });
+    fake.save.mockResolvedValue({ ok: true, id: 'f9', queuedOffline: false });
+    const { user } = renderAt('/journal/edit/f9');
+    const words = screen.getByRole('textbox', { name: 'What’s on your mind?' }) as HTMLTextAreaElement;
+    expect(words.value).toBe('Old words');
+    expect(screen.getByText('You and Ali Hassan will see this entry.')).toBeTruthy();
+    await user.type(words, ' and new ones');
+    await act(() => user.click(screen.getByRole('button', { name: 'Save changes' })));
+    expect(fake.save).toHaveBeenCalledWith(
+      expect.objectContaining({ description: 'Old words and new ones', reaction: '😀', sharedWith: [ALI.id], entryDate: '2026-03-01', entryTime: '10:00' }),
+      'f9',
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { act, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '@/contract/messages';
+import { setAccount } from '@/data/session-store';
+import { makeAccount } from './support/account';
+import { CATEGORY, categories, emojis, voiceEntry } from './support/entry-fixtures';
+import { fakeFetch } from './support/fake-fetch';
+import { fakeReplica } from './support/fake-replica';
+import { renderApp } from './support/render-app';
+
+vi.mock('@/data/hooks/use-entries', async () => {
+  const { entryHooks } = await import('./support/fake-replica');
+  return entryHooks;
+});
+vi.mock('@/data/hooks/use-comments', async () => {
+  const { entryHooks } = await import('./support/fake-replica');
+  return { useComments: entryHooks.useComments };
+});
+vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: () => ({ data: [], loading: false }) }));
+vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
+
+const actions = vi.hoisted(() => ({ save: vi.fn() }));
+vi.mock('@/features/voice/actions/save-voice-entry', () => ({ saveVoiceEntry: actions.save }));
+
+beforeEach(() => {
+  if (typeof globalThis.CSS?.escape !== 'function') {
+    Object.assign((globalThis.CSS ??= {} as typeof CSS), { escape: (value: string) => value.replace(/([^\w-])/g, '\\$1') });
+  }
+  actions.save.mockReset().mockResolvedValue({ ok: true, id: 'new-entry', queuedOffline: false });
+  fakeReplica.reset();
+  fakeReplica.set({ categories: categories(), emojis: emojis() });
+  fakeFetch();
+  setAccount(makeAccount());
+});
+
+describe('/voice', () => {
+  it('remembers the visit and offers each category as a large choice with its description', async () => {
+    renderApp('/voice');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your voice' })).toBeTruthy();
+    expect(localStorage.getItem('voiceIndexVisited')).toBe('true');
+    const concern = screen.getByRole('button', { name: /Raise a concern/ });
+    expect(concern.textContent).toContain('Tell staff about something that worries you.');
+    expect(screen.getAllByRole('button', { name: /Raise a concern|Make a complaint|Share good news/ })).toHaveLength(3);
+  });
+
+  it('sends a concern in its category and shows what happens next', async () => {
+    const { user, router } = renderApp('/voice');
+    await user.click(await screen.findByRole('button', { name: /Raise a concern/ }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Raise a concern' })).toBeTruthy();
+    expect(screen.getByText('Who can see this?')).toBeTruthy();
+    await user.type(screen.getByLabelText('What would you like to say?'), 'Someone is being unkind to me.');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(actions.save).toHaveBeenCalledTimes(1);
+    expect(actions.save.mock.calls[0]![0]).toMatchObject({ description: 'Someone is being unkind to me.', categoryId: CATEGORY.concern });
+    expect(actions.save.mock.calls[0]![1]).toBeUndefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Thank you for speaking up' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/voice/success');
+    expect(
+      screen.getByText(
+        'Staff will read this and talk to you about it. If you feel unsafe right now, tell an adult you trust or call Childline on 0800 1111.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'My messages' }).getAttribute('href')).toBe('/voice/entries');
+    expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+  });
+});
+
+describe('/voice/success', () => {
+  it('says the information is not here when opened without a sent entry', async () => {
+    renderApp('/voice/success');
+    expect(await screen.findByText(messages.voiceMissingData)).toBeTruthy();
+    expect(screen.queryByText(/Childline/)).toBeNull();
+  });
+
+  it('words the next step per category', async () => {
+    const { router } = renderApp('/voice');
+    await screen.findByRole('heading', { level: 1, name: 'Your voice' });
+    await act(() => router.navigate('/voice/success', { state: { categoryId: CATEGORY.news, categoryName: 'Share good news', queuedOffline: true } }));
+    expect(await screen.findByText(/Thank you for sharing your good news!/)).toBeTruthy();
+    expect(screen.getByText(/will send by itself when you are back online/)).toBeTruthy();
+    expect(screen.queryByText(/Childline/)).toBeNull();
+  });
+});
+
+describe('/voice/entries', () => {
+  it('groups entries under a heading per category, newest first, with state, comments and edit links', async () => {
+    fakeReplica.set({
+      voiceEntries: [
+        voiceEntry({ id: 'v-new', description: 'Newest concern', created_at: '2026-03-05T10:00:00.000Z', sort_key: '2026-03-05T10:00:00.000Z', comments_count: 2 }),
+        voiceEntry({ id: 'v-news', description: 'I passed my test', category_id: CATEGORY.news, created_at: '2026-03-04T10:00:00.000Z', sort_key: '2026-03-04T10:00:00.000Z' }),
+        voiceEntry({ id: 'v-old', description: 'Older concern', created_at: '2026-03-01T10:00:00.000Z', sort_key: '2026-03-01T10:00:00.000Z', sync_state: 'pending', comments_count: 1 }),
+      ],
+    });
+    renderApp('/voice/entries');
+    const headings = await screen.findAllByRole('heading', { level: 2 });
+    expect(headings.map((h) => h.textContent)).toEqual(['Raise a concern', 'Share good news']);
+    const concern = screen.getByRole('region', { name: 'Raise a concern' });
+    const items = within(concern).getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('.voice-item__excerpt')!.textContent)).toEqual(['Newest concern', 'Older concern']);
+    expect(within(items[0]!).getByText('Sent')).toBeTruthy();
+    expect(within(items[1]!).getByText('Waiting to send')).toBeTruthy();
+    expect(within(items[0]!).getByRole('link', { name: '2 comments on this message' }).getAttribute('href')).toBe('/voice/comments/v-new');
+    expect(within(items[1]!).getByRole('link', { name: '1 comment on this message' }).getAttribute('href')).toBe('/voice/comments/v-old');
+    expect(within(items[0]!).getByRole('link', { name: 'Edit this message' }).getAttribute('href')).toBe('/voice/edit/v-new');
+    expect(within(screen.getByRole('region', { name: 'Share good news' })).getByText('I passed my test')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Make a complaint' })).toBeNull();
+  });
+});
+
+describe('/voice/edit/:id', () => {
+  it('prefills the form and saves the change to that entry', async () => {
+    fakeReplica.set({ voiceEntries: [voiceEntry({ id: 'v-1', description: 'First words' })] });
+    const { user, router } = renderApp('/voice/edit/v-1');
+    const box = (await screen.findByDisplayValue('First words')) as HTMLTextAreaElement;
+    await user.type(box, ', more words');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(actions.save).toHaveBeenCalledTimes(1);
+    expect(actions.save.mock.calls[0]![0]).toMatchObject({ description: 'First words, more words', categoryId: CATEGORY.concern });
+    expect(actions.save.mock.calls[0]![1]).toBe('v-1');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/voice/entries'));
+  });
+
+  it('shows the missing-data message for an entry that is not on the device', async () => {
+    renderApp('/voice/edit/unknown');
+    expect(await screen.findByText(messages.voiceMissingData)).toBeTruthy();
+  });
+});
