@@ -1,4 +1,4 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -109,7 +109,7 @@ describe('/journal/entries', () => {
     expect(list.querySelector('img')).toBeNull();
   });
 
-  it('shows when, reaction, sharing, comments and the sending state of each entry', () => {
+  it('shows when, reaction, sharing, comments and the sending state of each entry', async () => {
     fake.entries = [
       entry({ id: 'f1', description: 'Shared one', reaction: '😀', shared_with: [ALI.id], shared_with_management: true, comments_count: 2 }),
       entry({ id: 'f2', description: 'Waiting one', sync_state: 'pending', local_only: true }),
@@ -125,7 +125,7 @@ describe('/journal/entries', () => {
     expect(within(waiting!).getByText('Private')).toBeTruthy();
     expect(within(refused!).getByRole('alert').textContent).toBe('Image added is inappropriate');
     expect(within(refused!).getByRole('link', { name: /Edit/ }).getAttribute('href')).toBe('/journal/edit/f3');
-    expect(localStorage.getItem('journalIndexVisited')).toBe('true');
+    await waitFor(() => expect(localStorage.getItem('journalIndexVisited')).toBe('true'));
   });
 
   it('searches as the person types (after a pause) and loads more', async () => {
@@ -151,7 +151,7 @@ describe('/journal', () => {
     fake.save.mockResolvedValue({ ok: true, id: 'new', queuedOffline: false });
     const { user, router } = renderAt('/journal');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Write in your journal');
-    expect(localStorage.getItem('journalIndexVisited')).toBe('true');
+    await waitFor(() => expect(localStorage.getItem('journalIndexVisited')).toBe('true'));
     expect(screen.getByRole('link', { name: 'My entries' })).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: 'What’s on your mind?' }), 'A quiet day');
     await user.click(screen.getByRole('checkbox', { name: /Ali Hassan/ }));

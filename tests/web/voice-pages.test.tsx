@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@/contract/messages';
 import { setAccount } from '@/data/session-store';
@@ -38,7 +38,8 @@ describe('/voice', () => {
   it('remembers the visit and offers each category as a large choice with its description', async () => {
     renderApp('/voice');
     expect(await screen.findByRole('heading', { level: 1, name: 'Your voice' })).toBeTruthy();
-    expect(localStorage.getItem('voiceIndexVisited')).toBe('true');
+    // Remembered after the first render (an effect).
+    await waitFor(() => expect(localStorage.getItem('voiceIndexVisited')).toBe('true'));
     const concern = screen.getByRole('button', { name: /Raise a concern/ });
     expect(concern.textContent).toContain('Tell staff about something that worries you.');
     expect(screen.getAllByRole('button', { name: /Raise a concern|Make a complaint|Share good news/ })).toHaveLength(3);
