@@ -1,3 +1,4 @@
+import type { Account } from '@/contract/users';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { asDataKey } from '@/data/crypto/key-vault';
 import type { DataKey } from '@/data/crypto/key-vault';
@@ -83,3 +84,17 @@ export async function dumpIndexedDb(name: string): Promise<{ stores: string[]; t
 export function listDatabases(): Promise<string[]> {
   return indexedDB.databases().then((all) => all.map((d) => d.name ?? ''));
 }
+
+/** A fixed uuid for test documents: `uuid(1)` is the person, `uuid(2)` their resident record, `uuid(3)` their home. */
+export const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** A signed-in young person, enough to open a replica without a server. */
+export const testAccount = {
+  success: true,
+  user: {
+    id: uuid(1), username: 'kid', first_name: 'K', last_name: 'D', email: null, user_type_id: 1,
+    user_type: { id: 1, system_name: 'young_person_user', name: 'Young person' }, themes: [], has_photo: false,
+    resident: { id: uuid(2), home_id: uuid(3), first_name: 'K', last_name: 'D', preferred_name: null, reward_points: 0, journal_enabled: 1, voice_enabled: 1, rewards_enabled: 1 },
+  },
+  mfa_configured: false, mfa_methods: [], mfa_required: false, permissions: { homes: {} },
+} satisfies Account;

@@ -1,25 +1,15 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Account } from '@/contract/users';
 import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, todaysRoster$, upcomingCalendar$ } from '@/data/hooks/queries';
 import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CalendarDoc, FeedbackDoc, RosterDoc } from '@/data/replica/types';
 import { setReplicaAutoOpen } from '@/data/session-store';
-import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
 const synced = { sync_state: 'synced', sync_message: null, sync_outbox_id: null } as const;
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-const account = {
-  success: true,
-  user: {
-    id: uuid(1), username: 'kid', first_name: 'K', last_name: 'D', email: null, user_type_id: 1,
-    user_type: { id: 1, system_name: 'young_person_user', name: 'Young person' }, themes: [], has_photo: false,
-    resident: { id: uuid(2), home_id: uuid(3), first_name: 'K', last_name: 'D', preferred_name: null, reward_points: 0, journal_enabled: 1, voice_enabled: 1, rewards_enabled: 1 },
-  },
-  mfa_configured: false, mfa_methods: [], mfa_required: false, permissions: { homes: {} },
-} satisfies Account;
+const account = testAccount;
 
 beforeAll(() => {
   setReplicaAutoOpen(false);

@@ -1,21 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Account } from '@/contract/users';
 import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
 import type { CalendarDoc } from '@/data/replica/types';
 import { setReplicaAutoOpen } from '@/data/session-store';
-import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const account = {
-  success: true,
-  user: {
-    id: uuid(1), username: 'kid', first_name: 'K', last_name: 'D', email: null, user_type_id: 1,
-    user_type: { id: 1, system_name: 'young_person_user', name: 'Young person' }, themes: [], has_photo: false,
-    resident: { id: uuid(2), home_id: uuid(3), first_name: 'K', last_name: 'D', preferred_name: null, reward_points: 0, journal_enabled: 1, voice_enabled: 1, rewards_enabled: 1 },
-  },
-  mfa_configured: false, mfa_methods: [], mfa_required: false, permissions: { homes: {} },
-} satisfies Account;
+const account = testAccount;
 
 beforeAll(() => {
   setReplicaAutoOpen(false);
