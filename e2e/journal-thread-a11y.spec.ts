@@ -1,0 +1,301 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { baseURL } from '../playwright.config';
+import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
+import { signInAsJamie } from './support/sign-in';
+
+/**
+ * The journal conversation end to end against the real server (a carer's comment arrives in an open
+ * thread, jamie answers with words and a reaction, the server holds the answer once), every text a
+ * young person can write (and a carer's comment) shown back as text and never as HTML, and axe-core
+ * on the journal, thread, dashboard and calendar screens.
+ */
+
+const JOURNAL_API = '/api/v1/projects/residents/journal/entries';
+const VOICE_API = '/api/v1/projects/residents/voices/entries';
+/** Seeded by server/seed/demo-entries.ts: jamie's entry shared with Ali. */
+const SEEDED_SHARED_ENTRY = 'Ali, can we talk about the football trials tomorrow?';
+const PAYLOAD = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+
+interface Row {
+  id: string;
+  description?: string | null;
+  comment?: string | null;
+  reaction?: string | null;
+}
+
+async function serverRows(page: Page, path: string): Promise<Row[]> {
+  const response = await page.request.get(path, { headers: { Accept: 'application/json' } });
+  expect(response.ok(), `${path}: ${await response.text()}`).toBe(true);
+  return ((await response.json()) as { data: Row[] }).data;
+}
+
+/** The id of jamie's entry with exactly this text, once the outbox has sent it. */
+async function entryIdOnServer(page: Page, api: string, description: string): Promise<string> {
+  let id = '';
+  await expect
+    .poll(async () => {
+      id = (await serverRows(page, `${api}?per_page=50`)).find((r) => r.description === description)?.id ?? '';
+      return id;
+    }, { timeout: 45_000 })
+    .not.toBe('');
+  return id;
+}
+
+/** carer.ali signed in through the real API (CSRF cookie, then login), as staff tools would. */
+async function signInCarer(): Promise<{ comment(api: string, entryId: string, text: string): Promise<void>; dispose(): Promise<void> }> {
+  const carer: APIRequestContext = await playwrightRequest.newContext({ baseURL });
+  const token = async () => {
+    const state = await carer.storageState();
+    return decodeURIComponent(state.cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
+  };
+  expect((await carer.get('/api/auth/csrf-cookie')).ok()).toBe(true);
+  const login = await carer.post('/api/auth/login', {
+    headers: { 'X-XSRF-TOKEN': await token() },
+    data: { username: 'carer.ali', password: DEMO_PASSWORD, client_site: DEMO_SITE },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  return {
+    async comment(api, entryId, text) {
+      const posted = await carer.post(`${api}/comments`, { headers: { 'X-XSRF-TOKEN': await token() }, data: { entry_id: entryId, comment: text } });
+      expect(posted.ok(), await posted.text()).toBe(true);
+    },
+    dispose: () => carer.dispose(),
+  };
+}
+
+/** Writes a journal entry shared with Ali through the form, as jamie does; lands on /journal/entries. */
+async function writeJournalEntrySharedWithAli(page: Page, text: string): Promise<void> {
+  await page.goto('/journal');
+  await expect(page.getByRole('heading', { level: 1, name: 'Write in your journal' })).toBeVisible();
+  await page.getByRole('textbox', { name: /on your mind/ }).fill(text);
+  await page.getByRole('checkbox', { name: /Ali Hassan/ }).check({ timeout: 20_000 });
+  await expect(page.getByText('You and Ali Hassan will see this entry.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save entry' }).click();
+  await expect(page).toHaveURL(/\/journal\/entries$/, { timeout: 30_000 });
+}
+
+async function reply(page: Page, text: string, withReaction: boolean): Promise<string | null> {
+  const form = page.getByRole('form', { name: 'Reply' });
+  await form.getByLabel('Your message').fill(text);
+  let emoji: string | null = null;
+  if (withReaction) {
+    const reactions = form.getByRole('radiogroup', { name: 'How do you feel?' }).getByRole('radio');
+    await expect.poll(() => reactions.count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    const reaction = reactions.nth(1);
+    await reaction.click();
+    await expect(reaction).toHaveAttribute('aria-checked', 'true');
+    emoji = (await reaction.textContent())?.trim() ?? null;
+  }
+  await form.getByRole('button', { name: 'Send reply' }).click();
+  await expect(page.getByText('Your reply has been sent.')).toBeVisible();
+  return emoji;
+}
+
+test('journal thread: a carer’s comment arrives without a reload and jamie’s reply reaches the server once', async ({ page }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const text = `Can we plan the trip to the zoo? (${stamp})`;
+  const carerText = `Yes, let’s talk at tea time (${stamp})`;
+  const replyText = `Great, see you then (${stamp})`;
+
+  await signInAsJamie(page);
+  await writeJournalEntrySharedWithAli(page, text);
+  const entryId = await entryIdOnServer(page, JOURNAL_API, text);
+  const card = page.getByRole('article').filter({ hasText: text });
+  await expect(card.getByRole('link', { name: '0 comments' })).toBeVisible({ timeout: 30_000 });
+  await card.getByRole('link', { name: '0 comments' }).click();
+  await expect(page).toHaveURL(new RegExp(`/entries/comments/${entryId}$`));
+  await expect(page.getByText(text)).toBeVisible();
+  const comments = page.getByRole('region', { name: 'Comments' });
+  await expect(comments.getByText('No comments yet. Staff replies will show here.')).toBeVisible();
+
+  // Mark the document: if the page reloads, the mark is gone.
+  await page.evaluate(() => ((window as unknown as { __noReload?: boolean }).__noReload = true));
+  const carer = await signInCarer();
+  try {
+    await carer.comment(JOURNAL_API, entryId, carerText);
+  } finally {
+    await carer.dispose();
+  }
+  await expect(comments.getByText(carerText)).toBeVisible({ timeout: 30_000 });
+  await expect(comments.getByRole('article', { name: /Comment from Ali/ })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+
+  const emoji = await reply(page, replyText, true);
+  expect(emoji).toBeTruthy();
+  const mine = comments.getByRole('article', { name: 'Comment from You' }).filter({ hasText: replyText });
+  await expect(mine).toBeVisible();
+  await expect(mine.getByRole('img', { name: /^Reaction: / })).toHaveText(emoji!);
+
+  const path = `${JOURNAL_API}/${entryId}/comments`;
+  await expect.poll(async () => (await serverRows(page, path)).filter((r) => r.comment === replyText).length, { timeout: 30_000 }).toBe(1);
+  await expect(mine.getByText('Waiting to send')).toHaveCount(0, { timeout: 30_000 });
+  // Still exactly once after the outbox has settled.
+  await page.waitForTimeout(2_000);
+  const rows = await serverRows(page, path);
+  const replies = rows.filter((r) => r.comment === replyText);
+  expect(replies).toHaveLength(1);
+  expect(replies[0]!.reaction).toBe(emoji);
+  expect(rows.filter((r) => r.comment === carerText)).toHaveLength(1);
+});
+
+test('xss sweep: what people write is shown as text, never run as HTML', async ({ page }) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  const text = (field: string) => `${PAYLOAD} (${field} ${stamp})`;
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+
+  /** Nothing ran, no <img src=x> was made, and each text is on screen as text. */
+  const expectInert = async (where: string, shown: string[]) => {
+    for (const value of shown) await expect(page.getByText(value, { exact: true }).first(), `${where}: "${value}" shown as text`).toBeVisible({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), `${where}: window.__xss`).toBeUndefined();
+    await expect(page.locator('img[src="x"]'), `${where}: no injected <img>`).toHaveCount(0);
+    expect(dialogs, `${where}: dialogs`).toEqual([]);
+  };
+
+  await signInAsJamie(page);
+  const carer = await signInCarer();
+  try {
+    // Journal description: the list, then the thread.
+    const journalText = text('journal');
+    await writeJournalEntrySharedWithAli(page, journalText);
+    await expectInert('/journal/entries', [journalText]);
+    const journalId = await entryIdOnServer(page, JOURNAL_API, journalText);
+    await page.goto(`/entries/comments/${journalId}`);
+    await expectInert('journal thread', [journalText]);
+
+    // A carer's comment, then jamie's reply, in the journal thread.
+    const carerJournal = text('carer journal comment');
+    await carer.comment(JOURNAL_API, journalId, carerJournal);
+    const journalReply = text('journal reply');
+    await expect(page.getByText(carerJournal, { exact: true })).toBeVisible({ timeout: 30_000 });
+    await reply(page, journalReply, false);
+    await expectInert('journal thread with comments', [journalText, carerJournal, journalReply]);
+    await expect
+      .poll(async () => (await serverRows(page, `${JOURNAL_API}/${journalId}/comments`)).filter((r) => r.comment === journalReply).length, { timeout: 30_000 })
+      .toBe(1);
+    await page.reload();
+    await expectInert('journal thread after a reload', [journalText, carerJournal, journalReply]);
+    await page.goto('/journal/entries');
+    await expectInert('/journal/entries again', [journalText]);
+
+    // Voice description ("Share good news"): the list, then the thread.
+    const voiceText = text('voice');
+    await page.goto('/voice');
+    await page.getByRole('button', { name: /Share good news/ }).click();
+    await page.getByLabel('What would you like to say?').fill(voiceText);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page).toHaveURL(/\/voice\/success$/);
+    await expectInert('/voice/success', []);
+    const voiceId = await entryIdOnServer(page, VOICE_API, voiceText);
+    await page.goto('/voice/entries');
+    await expectInert('/voice/entries', [voiceText]);
+    await page.locator(`a[href="/voice/comments/${voiceId}"]`).click({ timeout: 30_000 });
+    await expect(page).toHaveURL(new RegExp(`/voice/comments/${voiceId}$`));
+    await expectInert('voice thread', [voiceText]);
+
+    const carerVoice = text('carer voice comment');
+    await carer.comment(VOICE_API, voiceId, carerVoice);
+    await expect(page.getByText(carerVoice, { exact: true })).toBeVisible({ timeout: 30_000 });
+    const voiceReply = text('voice reply');
+    await reply(page, voiceReply, false);
+    await expectInert('voice thread with comments', [voiceText, carerVoice, voiceReply]);
+    await expect
+      .poll(async () => (await serverRows(page, `${VOICE_API}/${voiceId}/comments`)).filter((r) => r.comment === voiceReply).length, { timeout: 30_000 })
+      .toBe(1);
+    await page.reload();
+    await expectInert('voice thread after a reload', [voiceText, carerVoice, voiceReply]);
+
+    // The dashboard lists new replies: nothing there runs either.
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Jamie');
+    await expectInert('/dashboard', []);
+  } finally {
+    await carer.dispose();
+  }
+});
+
+test.describe('axe', () => {
+  // axe-core is injected as a script tag: let it past the app's CSP (script-src 'self') here only.
+  test.use({ bypassCSP: true });
+
+  interface Violation {
+    id: string;
+    impact: string | null;
+    help: string;
+    nodes: { target: string; html: string }[];
+  }
+
+  async function axeViolations(page: Page): Promise<Violation[]> {
+    await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+    return page.evaluate(async () => {
+      type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown; html: string }[] }[] };
+      const result = await (window as unknown as { axe: { run(context: Document): Promise<Result> } }).axe.run(document);
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), html: n.html })) }));
+    });
+  }
+
+  test('journal, thread, dashboard and calendar screens have no axe violations', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInAsJamie(page);
+    const entryId = await entryIdOnServer(page, JOURNAL_API, SEEDED_SHARED_ENTRY);
+
+    const screens: { path: string; ready(): Promise<void> }[] = [
+      {
+        path: '/journal',
+        ready: async () => {
+          await expect(page.getByRole('heading', { level: 1, name: 'Write in your journal' })).toBeVisible();
+          await expect(page.getByRole('checkbox', { name: /Ali Hassan/ })).toBeVisible({ timeout: 20_000 });
+        },
+      },
+      {
+        path: '/journal/entries',
+        ready: async () => {
+          await expect(page.getByRole('article').filter({ hasText: SEEDED_SHARED_ENTRY })).toBeVisible({ timeout: 20_000 });
+        },
+      },
+      {
+        path: '/journal/customise',
+        ready: async () => {
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        },
+      },
+      {
+        path: `/entries/comments/${entryId}`,
+        ready: async () => {
+          await expect(page.getByText(SEEDED_SHARED_ENTRY)).toBeVisible({ timeout: 20_000 });
+          await expect(page.getByRole('form', { name: 'Reply' })).toBeVisible();
+        },
+      },
+      {
+        path: '/dashboard',
+        ready: async () => {
+          await expect(page.getByRole('heading', { level: 1 })).toContainText('Jamie');
+          await expect(page.getByRole('list', { name: 'New replies' }).getByRole('listitem').first()).toBeVisible({ timeout: 20_000 });
+        },
+      },
+      {
+        path: '/calendar',
+        ready: async () => {
+          await expect(page.getByRole('heading', { level: 1, name: 'Calendar' })).toBeVisible();
+          await expect(page.locator('main ul.day__entries > li').first()).toBeVisible({ timeout: 20_000 });
+        },
+      },
+    ];
+
+    const found: Record<string, Violation[]> = {};
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await screen.ready();
+      // Let loading states and transitions settle so axe sees the finished screen.
+      await expect(page.locator('.loading-text')).toHaveCount(0, { timeout: 20_000 });
+      const violations = await axeViolations(page);
+      if (violations.length > 0) found[screen.path] = violations;
+    }
+    expect(found, `axe violations:\n${JSON.stringify(found, null, 2)}`).toEqual({});
+  });
+});
