@@ -2,13 +2,14 @@
  * d. Warm offline start in Chromium: the built PWA served by the real server (loopback only),
  * jamie signed in, then offline reloads timed until the dashboard shows its content.
  * Also the gzip size of the entry chunk and of the JS the dashboard route loads, from dist/.
+ * e. (same browser run) with 1,000 journal entries seeded: offline open of /journal/entries, and save → list.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 
 const PORT = 8199;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -70,6 +71,126 @@ async function waitForHealth(timeoutMs: number, server: ChildProcess): Promise<v
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('server did not answer /api/health');
+}
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? Math.round(sorted[Math.floor((sorted.length - 1) / 2)] as number) : null;
+};
+
+const SEED_ENTRIES = 1_000;
+const SEED_CONCURRENCY = 20;
+
+/**
+ * e. Journal with 1,000 entries: (1) offline navigation to /journal/entries until the first card
+ * is visible; (2) online, pressing "Save entry" on /journal until the new text shows in the list.
+ * Entries are seeded through the real API as jamie (the signed-in context's cookies, loopback only).
+ */
+async function journalBench(context: BrowserContext, page: Page, runs: number) {
+  const seedTag = `bench-seed-${Date.now().toString(36)}`;
+  const xsrf = async () => decodeURIComponent((await context.cookies(BASE)).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
+  const token = await xsrf();
+  if (!token) throw new Error('no XSRF-TOKEN cookie after sign-in');
+  const seedStart = performance.now();
+  const seedErrors: string[] = [];
+  let seeded = 0;
+  for (let batch = 0; batch < SEED_ENTRIES / SEED_CONCURRENCY; batch++) {
+    const results = await Promise.all(
+      Array.from({ length: SEED_CONCURRENCY }, async (_, j) => {
+        const i = batch * SEED_CONCURRENCY + j;
+        // Spread over past days, oldest first, so the list order is stable and nothing is in the future.
+        const day = new Date(Date.UTC(2023, 0, 1) + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10);
+        const response = await context.request.post(`${BASE}/api/v1/projects/residents/journal/entries`, {
+          headers: { 'X-XSRF-TOKEN': token, Accept: 'application/json' },
+          data: { description: `${seedTag}-${String(i).padStart(4, '0')} a journal entry for the bench`, entry_date: day, entry_time: `${String(8 + (i % 4) * 3).padStart(2, '0')}:00` },
+        });
+        return response.ok() ? null : `${response.status()} ${(await response.text()).slice(0, 200)}`;
+      }),
+    );
+    for (const r of results) {
+      if (r === null) seeded++;
+      else if (seedErrors.length < 5) seedErrors.push(r);
+    }
+    if (seedErrors.length >= 5) throw new Error(`seeding failed: ${seedErrors.join(' | ')}`);
+  }
+  const seedMs = Math.round(performance.now() - seedStart);
+
+  // Let the replica catch up: the on-device search finds the first and the last seeded entry.
+  const catchUpStart = performance.now();
+  await page.goto('/journal/entries');
+  const search = page.getByLabel('Search your entries');
+  const list = page.locator('ul[aria-label="Journal entries"]');
+  for (const i of [0, SEED_ENTRIES - 1]) {
+    const text = `${seedTag}-${String(i).padStart(4, '0')}`;
+    await search.fill(text);
+    await list.getByText(text).waitFor({ state: 'visible', timeout: 120_000 });
+  }
+  await search.fill('');
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  const catchUpMs = Math.round(performance.now() - catchUpStart);
+
+  let controlled = false;
+  const until = Date.now() + 30_000;
+  while (!controlled && Date.now() < until) {
+    controlled = await page.evaluate(() => navigator.serviceWorker?.controller !== null && navigator.serviceWorker?.controller !== undefined);
+    if (!controlled) await page.waitForTimeout(250);
+  }
+
+  const firstCard = page.locator('ul[aria-label="Journal entries"] article').first();
+  const offlineSamples: number[] = [];
+  const offlineErrors: string[] = [];
+  await page.goto('/journal');
+  await context.setOffline(true);
+  try {
+    for (let i = 0; i < runs; i++) {
+      try {
+        const t0 = performance.now();
+        await page.goto('/journal/entries', { waitUntil: 'commit' });
+        await firstCard.waitFor({ state: 'visible' });
+        offlineSamples.push(performance.now() - t0);
+        await page.goto('/journal', { waitUntil: 'commit' });
+      } catch (error) {
+        offlineErrors.push(String(error).slice(0, 300));
+        if (offlineErrors.length >= 2) break;
+      }
+    }
+  } finally {
+    await context.setOffline(false);
+  }
+
+  const saveSamples: number[] = [];
+  const saveErrors: string[] = [];
+  const saveMatches: { run: number; matches: number; html: string }[] = [];
+  const saveTag = `bench-save-${Date.now().toString(36)}`;
+  for (let i = 0; i < runs; i++) {
+    try {
+      await page.goto('/journal');
+      const text = `${saveTag}-${i} written by the bench`;
+      await page.locator('textarea.entry-form__textarea').fill(text);
+      const save = page.getByRole('button', { name: 'Save entry' });
+      const t0 = performance.now();
+      await save.click();
+      await page.waitForURL(/\/journal\/entries$/);
+      const shown = page.locator('ul[aria-label="Journal entries"]').getByText(text, { exact: true });
+      await shown.first().waitFor({ state: 'visible' });
+      saveSamples.push(performance.now() - t0);
+      // More than one match right after saving means the list briefly showed the entry twice.
+      const count = await shown.count();
+      if (count !== 1) saveMatches.push({ run: i, matches: count, html: (await shown.evaluateAll((els) => els.map((el) => el.outerHTML.slice(0, 160)))).join(' | ') });
+    } catch (error) {
+      saveErrors.push(String(error).slice(0, 300));
+      if (saveErrors.length >= 2) break;
+    }
+  }
+
+  return {
+    seeded,
+    seedMs,
+    replicaCatchUpMs: catchUpMs,
+    serviceWorkerControlled: controlled,
+    offlineList: { runs: offlineSamples.length, samplesMs: offlineSamples.map(Math.round), medianMs: median(offlineSamples), errors: offlineErrors },
+    saveToList: { runs: saveSamples.length, samplesMs: saveSamples.map(Math.round), medianMs: median(saveSamples), errors: saveErrors, duplicateMatches: saveMatches },
+  };
 }
 
 export async function browserBench(root: string, options: { runs?: number } = {}) {
@@ -168,6 +289,7 @@ export async function browserBench(root: string, options: { runs?: number } = {}
     } finally {
       await context.setOffline(false);
     }
+    const journal = await journalBench(context, page, runs).catch((error: unknown) => ({ error: String(error).slice(0, 500) }));
     await context.close();
     const sorted = [...samples].sort((a, b) => a - b);
     return {
@@ -179,6 +301,7 @@ export async function browserBench(root: string, options: { runs?: number } = {}
       medianMs: sorted.length ? Math.round(sorted[Math.floor((sorted.length - 1) / 2)] as number) : null,
       errors,
       bundle: { ...sizes, dashboardRouteJs },
+      journal,
       note: controlled ? 'offline reload served by the service worker' : 'no service worker control: measured without it (offline reload cannot work)',
     };
   } finally {

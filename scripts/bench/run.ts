@@ -6,6 +6,7 @@
  *   b. encrypted vs unencrypted insert and query of 1,000 documents
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
+ *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -107,6 +108,21 @@ async function main() {
       ? `median ${get(d).medianMs} ms over ${get(d).runs} (${get(d).serviceWorkerControlled ? 'service worker' : 'NO service worker'}); entry ${(get(d).bundle.entry.gzipBytes / 1024).toFixed(1)} KiB gz, dashboard JS ${(get(d).bundle.dashboardRouteJs.gzipBytes / 1024).toFixed(1)} KiB gz`
       : failed(d),
   ]);
+  const j = d.ok ? (get(d).journal as Record<string, any>) : null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (!d.ok) {
+    rows.push(['e. journal (1,000 entries)', failed(d)]);
+  } else if (!j || j.error) {
+    rows.push(['e. journal (1,000 entries)', `FAILED: ${String(j?.error ?? 'no result')}`.slice(0, 100)]);
+  } else {
+    rows.push([
+      'e1. offline open journal list',
+      `median ${j.offlineList.medianMs} ms over ${j.offlineList.runs} (${j.seeded} entries seeded, ${j.serviceWorkerControlled ? 'service worker' : 'NO service worker'})${j.offlineList.errors.length ? `; errors: ${String(j.offlineList.errors[0]).slice(0, 60)}` : ''}`,
+    ]);
+    rows.push([
+      'e2. save → entry in list',
+      `median ${j.saveToList.medianMs} ms over ${j.saveToList.runs}${j.saveToList.duplicateMatches.length ? `; shown twice in ${j.saveToList.duplicateMatches.length} run(s)` : ''}${j.saveToList.errors.length ? `; errors: ${String(j.saveToList.errors[0]).slice(0, 60)}` : ''}`,
+    ]);
+  }
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }
