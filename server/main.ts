@@ -29,7 +29,10 @@ await app.listen({ port: config.port, host: config.host });
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-const lines = [`${config.productName} is running at http://localhost:${port}/`];
+// Under `npm run dev` the page is Vite's (scripts/dev.ts says which port); this process is the API behind it.
+const pagePort = Number(process.env.HEARTH_DEV_PAGE_PORT) || port;
+const lines = [`${config.productName} is running at http://localhost:${pagePort}/`];
+if (pagePort !== port) lines.push(`(development: Vite serves the page on ${pagePort} and passes /api to this server on ${port})`);
 if (config.host !== '127.0.0.1' && config.host !== 'localhost') lines.push(`(listening on ${config.host}:${port})`);
 lines.push(`Database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pgdata` : 'PostgreSQL (DATABASE_URL)'}`);
 if (config.seedDemo) {

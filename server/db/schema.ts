@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts, 0002-offline-data.ts and 0003-entry-files.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0004-access-revocations.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -228,7 +228,10 @@ export interface EmojisTable {
 }
 
 export interface EntryCommentsTable {
-  /** UUIDv7 from lib/uuidv7.ts, so ids sort by creation time. */
+  /**
+   * A UUIDv7 from lib/uuidv7.ts, or the client's own UUID (any version) given on create: ids do not
+   * sort by time, so threads are ordered by (created_at, id).
+   */
   id: string;
   tenant_id: string;
   entry_type: EntryType;
@@ -252,6 +255,15 @@ export interface ResidentFeedbackTable extends EntityColumns {
   locked_at: NullableTimestamp;
   reaction: string | null;
   category_id: string | null;
+}
+
+/** 0004: a user who could read an entry and no longer can (a tombstone in their pulls). */
+export interface EntryAccessRevocationsTable {
+  tenant_id: string;
+  entry_type: EntryType;
+  entry_id: string;
+  user_id: string;
+  revoked_at: Timestamp;
 }
 
 export interface PushSubscriptionsTable {
@@ -307,6 +319,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   entry_files: EntryFilesTable;
   emojis: EmojisTable;
+  entry_access_revocations: EntryAccessRevocationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import type { FieldErrors } from '../../src/contract/envelope';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { FILTER_OPERATORS, listQuerySchema, type Checkpoint } from '../../src/contract/sync';
 import { HttpError } from './http-errors';
+import { isoMicros, isoMicrosOrNull } from './timestamps';
 
 /**
  * The list parameters every replicated collection takes (contract sync.ts): whitelisted filters,
@@ -20,17 +21,41 @@ export interface ListField {
   type: FieldType;
 }
 
-export interface ListSpec {
-  /** Filterable fields; updated_at and id are always filterable. */
-  fields: Record<string, ListField>;
-  /** Sortable fields; updated_at and id always are (a first pull sorts by updated_at asc, id asc). */
-  sorts: Record<string, Expression<unknown>>;
-  defaultSort: [string, 'asc' | 'desc'][];
-  /** Accepted relation names (everything is always included; unknown names are refused). */
-  relations?: readonly string[];
+/** The replication columns of a list: what its checkpoint walks and what marks a tombstone. */
+export interface SyncColumns {
   updatedAt: Expression<unknown>;
   id: Expression<unknown>;
   deletedAt: Expression<unknown>;
+}
+
+/** `updated_at`, `id` and `deleted_at` of a table alias, for a ListSpec: `{ ...syncColumns('entry'), fields, ... }`. */
+export function syncColumns(alias: string): SyncColumns {
+  return { updatedAt: sql.ref(`${alias}.updated_at`), id: sql.ref(`${alias}.id`), deletedAt: sql.ref(`${alias}.deleted_at`) };
+}
+
+/**
+ * The three select expressions every replicated row starts with: `id`, and `updated_at` and
+ * `deleted_at` as microsecond ISO strings (lib/timestamps.ts). Pass the ListSpec (or syncColumns).
+ */
+export function syncSelect(columns: SyncColumns) {
+  return [
+    sql<string>`${columns.id}`.as('id'),
+    isoMicros(columns.updatedAt).as('updated_at'),
+    isoMicrosOrNull(columns.deletedAt).as('deleted_at'),
+  ] as const;
+}
+
+export interface ListSpec extends SyncColumns {
+  /** Filterable fields; updated_at and id are always filterable. */
+  fields: Record<string, ListField>;
+  /**
+   * Sortable fields; updated_at and id always are (a first pull sorts by updated_at asc, id asc).
+   * A name may stand for several expressions, ordered one after the other in the asked direction.
+   */
+  sorts: Record<string, Expression<unknown> | readonly Expression<unknown>[]>;
+  defaultSort: [string, 'asc' | 'desc'][];
+  /** Accepted relation names (everything is always included; unknown names are refused). */
+  relations?: readonly string[];
 }
 
 export interface ListRequest {
@@ -132,11 +157,11 @@ export function parseListQuery(query: unknown, spec: ListSpec): ListRequest {
   });
 
   const order: [Expression<unknown>, 'asc' | 'desc'][] = [];
-  const sortable: Record<string, Expression<unknown>> = { updated_at: spec.updatedAt, id: spec.id, ...spec.sorts };
+  const sortable: ListSpec['sorts'] = { updated_at: spec.updatedAt, id: spec.id, ...spec.sorts };
   for (const [name, direction] of input.sort ?? spec.defaultSort) {
     const expr = Object.hasOwn(sortable, name) ? sortable[name] : undefined;
     if (!expr) fail('sort', `Cannot sort by "${name}"`);
-    else order.push([expr, direction]);
+    else for (const one of Array.isArray(expr) ? expr : [expr]) order.push([one, direction]);
   }
   order.push([spec.id, 'asc']);
 

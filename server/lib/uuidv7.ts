@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 /**
  * RFC 9562 UUIDv7: 48-bit Unix milliseconds, then a 12-bit counter (rand_a) that increases within
  * one millisecond, then 62 random bits. Ids made by this process therefore sort by creation time,
- * even several in the same millisecond; sorting comments by id is sorting them by time.
+ * even several in the same millisecond. Clients may give their own ids on create (random UUIDs), so
+ * never order rows by id to mean time: use created_at, with the id only to break ties.
  */
 let lastMs = 0;
 let counter = 0;

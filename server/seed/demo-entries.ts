@@ -10,7 +10,8 @@ import { uuidv7At } from '../lib/uuidv7';
  * Demo data of the offline data layer: staff job titles, Jamie's key worker, the image-sensitivity
  * setting, voice categories, and journal and voice entries with comment threads for Jamie and Sam.
  * Idempotent: lookups are inserted when missing; a young person's entries are written only when
- * they have none yet. Jamie ends with three threads awaiting his answer (two journal, one voice).
+ * they have none yet. Jamie ends with three threads awaiting his answer (two journal, one voice),
+ * plus one closed conversation (a locked journal entry with a staff comment), which awaits nobody.
  */
 const JOB_TITLES: Record<string, string> = {
   'carer.ali': 'Key worker',
@@ -38,6 +39,8 @@ interface DemoEntry {
   reaction?: string;
   category?: (typeof VOICE_CATEGORIES)[number];
   comments: DemoComment[];
+  /** Days after the entry when staff closed the conversation (locked_at). */
+  lockedAfter?: number;
 }
 
 const ENTRIES: Record<string, DemoEntry[]> = {
@@ -130,10 +133,12 @@ export async function seedDemoEntries(db: Kysely<Database>, tenantId: string, fi
     const existing = await db.selectFrom('journal_entries').select('id').where('resident_id', '=', resident.id).limit(1).executeTakeFirst();
     if (existing) continue;
     await db.transaction().execute(async (tx) => {
-      for (const entry of entries) await writeEntry(tx, tenantId, resident.id, residentUserId, entry, users, categories);
+      const keyWorkerId = resident.username === 'jamie' ? (ali ?? null) : null;
+      for (const entry of entries) await writeEntry(tx, tenantId, resident.id, residentUserId, entry, users, categories, keyWorkerId);
     });
   }
   if (jamie && ali) await seedJournalExtras(db, tenantId, jamie.id, users.get('jamie')!, ali, files);
+  if (jamie) await seedLockedEntry(db, tenantId, jamie.id, users.get('jamie')!, users, categories);
 }
 
 /** "YYYY-MM-DD" and "HH:MM" in Europe/London, the home's time (journal entry_date, entry_time). */
@@ -210,6 +215,27 @@ async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residen
   }
 }
 
+/**
+ * Added after the first seed, written once: a conversation staff closed, so the closed state can be
+ * seen (read-only entry and thread). Older than every other thread, so it is never "the newest".
+ */
+const LOCKED_ENTRY: DemoEntry = {
+  type: 'journal',
+  daysAgo: 30,
+  description: 'Had a row with Sam about the TV remote. Still annoyed.',
+  reaction: '😤',
+  comments: [
+    { by: 'carer.beth', text: 'Thanks for writing this down, Jamie. We talked it through at tea time and made a TV rota, so I am closing this one. Start a new entry any time.', after: 0.3 },
+  ],
+  lockedAfter: 0.35,
+};
+
+async function seedLockedEntry(db: Kysely<Database>, tenantId: string, residentId: string, jamieUserId: string, users: Map<string, string>, categories: Map<string, string>) {
+  const has = await db.selectFrom('journal_entries').select('id').where('resident_id', '=', residentId).where('description', '=', LOCKED_ENTRY.description).executeTakeFirst();
+  if (has || !LOCKED_ENTRY.comments.every((c) => users.has(c.by))) return;
+  await db.transaction().execute((tx) => writeEntry(tx, tenantId, residentId, jamieUserId, LOCKED_ENTRY, users, categories, users.get('carer.ali') ?? null));
+}
+
 async function writeEntry(
   db: Kysely<Database>,
   tenantId: string,
@@ -218,10 +244,16 @@ async function writeEntry(
   entry: DemoEntry,
   users: Map<string, string>,
   categories: Map<string, string>,
+  keyWorkerId: string | null,
 ): Promise<void> {
   const at = Date.now() - entry.daysAgo * DAY_MS;
+  // Staff read and answer only what was shared with them (routes/entries/shared.ts): each demo
+  // entry is shared with the key worker and whoever comments on it; voice also with management.
+  const staffCommenters = entry.comments.map((c) => users.get(c.by)).filter((id): id is string => Boolean(id) && id !== residentUserId);
+  const sharedWith = [...new Set([...(keyWorkerId ? [keyWorkerId] : []), ...staffCommenters])];
   const lastComment = entry.comments[entry.comments.length - 1];
-  const touched = new Date(lastComment ? at + lastComment.after * DAY_MS : at);
+  const touched = new Date(Math.max(lastComment ? at + lastComment.after * DAY_MS : at, entry.lockedAfter !== undefined ? at + entry.lockedAfter * DAY_MS : at));
+  const lockedAt = entry.lockedAfter !== undefined ? new Date(at + entry.lockedAfter * DAY_MS) : null;
   const common = {
     tenant_id: tenantId,
     resident_id: residentId,
@@ -230,6 +262,9 @@ async function writeEntry(
     reaction: entry.reaction ?? null,
     created_at: new Date(at),
     updated_at: touched,
+    locked_at: lockedAt,
+    shared_with: sharedWith,
+    shared_with_management: entry.type === 'voice',
   };
   const categoryId = entry.category ? (categories.get(entry.category) ?? null) : null;
   const created =
@@ -264,6 +299,7 @@ async function writeEntry(
       comment_id: feedback.comment_id,
       count: feedback.count,
       awaiting_resident_response: feedback.awaiting,
+      locked_at: lockedAt,
       reaction: feedback.reaction,
       category_id: categoryId,
       created_at: touched,

@@ -67,17 +67,21 @@ describe('GET /api/v1/projects/residents/feedback', () => {
       ['Make a complaint', true],
       ['Raise a concern', false],
     ]);
+    // Five open threads and the seed's closed conversation (demo-entries.ts LOCKED_ENTRY).
     const all = feedbackPageSchema.parse((await jamie.get('/api/v1/projects/residents/feedback')).body);
-    expect(all.data).toHaveLength(5);
+    expect(all.data).toHaveLength(6);
     expect(all.data.every((f) => f.resident_id === ids.resident['demo/jamie'])).toBe(true);
     const sam = await signedIn(server, 'sam');
     const samPage = feedbackPageSchema.parse((await sam.get('/api/v1/projects/residents/feedback')).body);
     expect(samPage.data.map((f) => f.resident_id)).toEqual([ids.resident['demo/sam']]);
-    const notLocked = feedbackPageSchema.parse((await jamie.get('/api/v1/projects/residents/feedback?filters[0][0]=locked_at&filters[0][1]=not_null')).body);
-    expect(notLocked.data).toEqual([]);
+    const locked = feedbackPageSchema.parse((await jamie.get('/api/v1/projects/residents/feedback?filters[0][0]=locked_at&filters[0][1]=not_null')).body);
+    expect(locked.data.map((f) => [f.type, f.entry.excerpt, f.awaiting_resident_response, f.latest_comment.creator.first_name])).toEqual([
+      ['journal', 'Had a row with Sam about the TV remote. Still annoyed.', true, 'Beth'],
+    ]);
+    expect(locked.data[0]!.locked_at).toMatch(/\.\d{6}Z$/);
   });
 
-  it('counts per type of the threads awaiting a response', async () => {
+  it('counts per type of the threads awaiting a response (the closed one awaits nobody)', async () => {
     expect(await counts(jamie)).toEqual({ journal: 2, voice: 1 });
   });
 

@@ -61,7 +61,8 @@ async function jamiesEntry(): Promise<string> {
     .select('id')
     .where('resident_id', '=', ids.resident['demo/jamie']!)
     .where('deleted_at', 'is', null)
-    .orderBy('id')
+    // One Ali may answer: staff comment only on entries shared with them.
+    .where('description', 'like', 'Scored a goal%')
     .executeTakeFirstOrThrow();
   return row.id;
 }

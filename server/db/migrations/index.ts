@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial';
 import { offlineData } from './0002-offline-data';
 import { entryFiles } from './0003-entry-files';
+import { accessRevocations } from './0004-access-revocations';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-offline-data': offlineData,
   '0003-entry-files': entryFiles,
+  '0004-access-revocations': accessRevocations,
 };
 
 export const migrationProvider: MigrationProvider = {

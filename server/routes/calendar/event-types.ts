@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { EventType } from '../../../src/contract/calendar';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
 
 /** GET /api/v1/events/types: the site's event types (a lookup list shared by everyone there). */
@@ -10,9 +9,7 @@ const spec: ListSpec = {
   fields: { name: { expr: sql.ref('event_types.name'), type: 'text' } },
   sorts: { name: sql.ref('event_types.name') },
   defaultSort: [['name', 'asc']],
-  updatedAt: sql.ref('event_types.updated_at'),
-  id: sql.ref('event_types.id'),
-  deletedAt: sql.ref('event_types.deleted_at'),
+  ...syncColumns('event_types'),
 };
 
 export default async function eventTypesRoute(app: FastifyInstance) {
@@ -22,9 +19,7 @@ export default async function eventTypesRoute(app: FastifyInstance) {
     const query = app.db
       .selectFrom('event_types')
       .select([
-        'event_types.id',
-        isoMicros(sql.ref('event_types.updated_at')).as('updated_at'),
-        isoMicrosOrNull(sql.ref('event_types.deleted_at')).as('deleted_at'),
+        ...syncSelect(spec),
         'event_types.name',
       ])
       .where('event_types.tenant_id', '=', auth.tenantId);

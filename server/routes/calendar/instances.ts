@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { CalendarInstance } from '../../../src/contract/calendar';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { hourMinuteOrNull, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { hourMinuteOrNull } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../residents/access';
@@ -44,9 +44,7 @@ export default async function calendarInstancesRoute(app: FastifyInstance) {
       .selectFrom('event_instances')
       .innerJoin('events', 'events.id', 'event_instances.event_id')
       .select([
-        'event_instances.id',
-        isoMicros(updatedAt).as('updated_at'),
-        isoMicrosOrNull(deletedAt).as('deleted_at'),
+        ...syncSelect(spec),
         'event_instances.resident_id',
         'event_instances.start_date',
         hourMinuteOrNull(sql.ref('event_instances.start_time')).as('start_time'),

@@ -5,15 +5,17 @@ import type { EntryType } from '../../../src/contract/feedback';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { REPLY_PUSH_MESSAGE } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
-import { isoMicros } from '../../lib/timestamps';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
-import { requireAuth } from '../../plugins/session';
-import { checkImages, checkUploads, Problems, residentSensitivity, storeFiles, requirePutOverride } from '../entries/shared';
+import { requireAuth, type SignedIn } from '../../plugins/session';
+import {
+  checkImages, checkUploads, clientIdOf, entryReadable, clientIdState, idTakenError, isUniqueViolation, lockedError, Problems, residentSensitivity, storeFiles,
+  requirePutOverride,
+} from '../entries/shared';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
-import { filesOf } from '../entries/shared';
 import { acceptFormBodies } from './form-bodies';
+import { commentById } from './read';
 
 /**
  * POST /api/v1/projects/residents/journal/entries/comments and .../voices/entries/comments
@@ -25,12 +27,34 @@ import { acceptFormBodies } from './form-bodies';
  * In the same transaction the thread's resident_feedback row follows: a staff comment makes it
  * await the young person (count + 1), the young person's reply clears it (count 0).
  * After the commit, a staff comment also sends a content-free Web Push to the young person.
+ * A create may carry the client's `id` (checked first): the same person's comment with that id
+ * means the create was sent again (answered as created, nothing changes); any other row with it is
+ * 422 `id` (idTaken). On a locked entry (locked_at) the young person can neither comment nor edit
+ * their comments (422 locked); staff, who lock entries, still can.
  */
 const TABLE = { journal: 'journal_entries', voice: 'voice_entries' } as const;
 
+/**
+ * A create whose client id is in use: the same person's comment (of this kind) is this create sent
+ * again, answered as created; anything else is 422 idTaken. Null when the id is free.
+ */
+async function alreadyCreated(app: FastifyInstance, auth: SignedIn, type: EntryType, id: string): Promise<Comment | null> {
+  const state = await clientIdState(app.db, auth, 'entry_comments', id, type);
+  if (state === 'free') return null;
+  if (state === 'taken') throw idTakenError();
+  return commentById(app, auth, id);
+}
+
 async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
   const auth = requireAuth(request);
-  const input = parse(commentCreateSchema, request.body ?? {});
+  const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  // The client's id, before any other check or file.
+  const clientId = clientIdOf(body);
+  if (clientId) {
+    const created = await alreadyCreated(app, auth, type, clientId);
+    if (created) return created;
+  }
+  const input = parse(commentCreateSchema, body);
   const problems = new Problems();
   const uploads = checkUploads(request, problems, { canvas: false });
   if (uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
@@ -45,91 +69,80 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     .where('entry.id', '=', input.entry_id)
     .where('entry.deleted_at', 'is', null)
     .where('residents.deleted_at', 'is', null)
+    // Staff comment only on what was shared with them (the reading rule): anything else is a 404.
+    .where(entryReadable(auth))
     .executeTakeFirst();
   if (!entry) throw new HttpError(404, chosen.notFound);
   const byResident = entry.user_id === auth.userId;
-  if (!byResident) {
-    const staff = await app.db
-      .selectFrom('home_staff')
-      .select('id')
-      .where('tenant_id', '=', auth.tenantId)
-      .where('user_id', '=', auth.userId)
-      .where('home_id', '=', entry.home_id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!staff) throw new HttpError(404, chosen.notFound);
-  }
+  if (byResident && entry.locked_at) throw lockedError();
 
   await checkImages(app, uploads.attachments, await residentSensitivity(app.db, entry.resident_id), problems);
   problems.throwIfAny();
 
-  const id = uuidv7();
+  const id = clientId ?? uuidv7();
   const comment = input.comment || null;
   const reaction = input.reaction || null;
   const stored = await storeFiles(app, auth.tenantId, uploads.attachments);
-  const row = await app.db.transaction().execute(async (tx) => {
-    const fileRows = stored.rows('comment', id);
-    const inserted = await tx
-      .insertInto('entry_comments')
-      .values({ id, tenant_id: auth.tenantId, entry_type: type, entry_id: entry.id, creator_id: auth.userId, comment, reaction })
-      .returning(['id', isoMicros(sql.ref('created_at')).as('created_at'), isoMicros(sql.ref('updated_at')).as('updated_at')])
-      .executeTakeFirstOrThrow();
-    if (fileRows.length > 0) await tx.insertInto('entry_files').values(fileRows).execute();
-    if (byResident) {
+  try {
+    await app.db.transaction().execute(async (tx) => {
+      const fileRows = stored.rows('comment', id);
       await tx
-        .updateTable('resident_feedback')
-        .set({ comment_id: id, count: 0, awaiting_resident_response: false, reaction, updated_at: sql`now()` })
-        .where('tenant_id', '=', auth.tenantId)
-        .where('type', '=', type)
-        .where('entry_id', '=', entry.id)
+        .insertInto('entry_comments')
+        .values({ id, tenant_id: auth.tenantId, entry_type: type, entry_id: entry.id, creator_id: auth.userId, comment, reaction })
         .execute();
-    } else {
-      await tx
-        .insertInto('resident_feedback')
-        .values({
-          tenant_id: auth.tenantId,
-          type,
-          resident_id: entry.resident_id,
-          entry_id: entry.id,
-          comment_id: id,
-          count: 1,
-          awaiting_resident_response: true,
-          locked_at: entry.locked_at,
-          reaction,
-          category_id: entry.category_id,
-        })
-        .onConflict((oc) =>
-          oc.columns(['tenant_id', 'type', 'entry_id']).doUpdateSet({
+      if (fileRows.length > 0) await tx.insertInto('entry_files').values(fileRows).execute();
+      if (byResident) {
+        await tx
+          .updateTable('resident_feedback')
+          .set({ comment_id: id, count: 0, awaiting_resident_response: false, reaction, updated_at: sql`now()` })
+          .where('tenant_id', '=', auth.tenantId)
+          .where('type', '=', type)
+          .where('entry_id', '=', entry.id)
+          .execute();
+      } else {
+        await tx
+          .insertInto('resident_feedback')
+          .values({
+            tenant_id: auth.tenantId,
+            type,
+            resident_id: entry.resident_id,
+            entry_id: entry.id,
             comment_id: id,
-            count: sql`resident_feedback.count + 1`,
+            count: 1,
             awaiting_resident_response: true,
             locked_at: entry.locked_at,
             reaction,
-            updated_at: sql`now()`,
-            deleted_at: null,
-          }),
-        )
-        .execute();
-    }
-    // The entry carries its comments: its replica row must be pulled again.
-    await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
-    return inserted;
-  }).catch(async (error: unknown) => {
+            category_id: entry.category_id,
+          })
+          .onConflict((oc) =>
+            oc.columns(['tenant_id', 'type', 'entry_id']).doUpdateSet({
+              comment_id: id,
+              count: sql`resident_feedback.count + 1`,
+              awaiting_resident_response: true,
+              locked_at: entry.locked_at,
+              reaction,
+              updated_at: sql`now()`,
+              deleted_at: null,
+            }),
+          )
+          .execute();
+      }
+      // The entry carries its comments: its replica row must be pulled again.
+      await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
+    });
+  } catch (error) {
     await stored.cleanup();
+    // A concurrent request inserted this client id first: answer as if it had come first.
+    if (clientId && isUniqueViolation(error)) {
+      const created = await alreadyCreated(app, auth, type, clientId);
+      if (created) return created;
+    }
     throw error;
-  });
+  }
   app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id }, ['feedback', type]);
   // A staff reply reaches the young person's closed app too: a push that says only "feedback changed".
   if (!byResident) app.push.toUser({ tenantId: auth.tenantId, userId: entry.user_id }, REPLY_PUSH_MESSAGE);
-
-  const creator = await app.db
-    .selectFrom('users')
-    .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
-    .select(['users.id', 'users.first_name', 'users.last_name', sql<boolean>`user_photos.id is not null`.as('has_photo')])
-    .where('users.id', '=', auth.userId)
-    .executeTakeFirstOrThrow();
-  const files = (await filesOf(app.db, auth.tenantId, 'comment', [row.id])).get(row.id)!.files;
-  return { id: row.id, updated_at: row.updated_at, deleted_at: null, entry_id: entry.id, comment, reaction, created_at: row.created_at, creator, files };
+  return commentById(app, auth, id);
 }
 
 async function updateComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
@@ -140,7 +153,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     .selectFrom('entry_comments as c')
     .innerJoin(`${TABLE[type]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
-    .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'residents.home_id'])
+    .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'entry.locked_at', 'residents.home_id', 'residents.user_id as resident_user_id'])
     .where('c.tenant_id', '=', auth.tenantId)
     .where('c.id', '=', id)
     .where('c.entry_type', '=', type)
@@ -149,6 +162,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     .where('entry.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!found) throw new HttpError(404, chosen.notFound);
+  if (found.locked_at && found.resident_user_id === auth.userId) throw lockedError();
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   const problems = new Problems();
   const given = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : undefined);
@@ -198,22 +212,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
   });
   for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
   app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: found.resident_id }, ['feedback', type]);
-
-  const row = await app.db
-    .selectFrom('entry_comments as c')
-    .innerJoin('users', 'users.id', 'c.creator_id')
-    .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
-    .select([
-      'c.id', 'c.entry_id', 'c.comment', 'c.reaction', isoMicros(sql.ref('c.created_at')).as('created_at'), isoMicros(sql.ref('c.updated_at')).as('updated_at'),
-      'users.id as creator_id', 'users.first_name', 'users.last_name', sql<boolean>`user_photos.id is not null`.as('has_photo'),
-    ])
-    .where('c.id', '=', found.id)
-    .executeTakeFirstOrThrow();
-  const files = (await filesOf(app.db, auth.tenantId, 'comment', [row.id])).get(row.id)!.files;
-  return {
-    id: row.id, updated_at: row.updated_at, deleted_at: null, entry_id: row.entry_id, comment: row.comment, reaction: row.reaction, created_at: row.created_at,
-    creator: { id: row.creator_id, first_name: row.first_name, last_name: row.last_name, has_photo: row.has_photo }, files,
-  };
+  return commentById(app, auth, found.id);
 }
 
 export default async function createCommentRoutes(app: FastifyInstance) {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Comment } from '../../../src/contract/comments';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { isoMicros } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import { ENTRY_TABLE, entryReadable, filesOf, personOf, type EntryKind } from '../entries/shared';
@@ -11,31 +11,27 @@ import { showEntry } from '../entries/read';
 
 /**
  * GET /api/v1/projects/residents/journal/entries/{id}/comments and .../voices/entries/{id}/comments:
- * the thread of an entry the signed-in person may read (else 404), oldest first (ids are UUIDv7),
- * checkpoint mode and tombstones as every list. Each comment carries its files.
+ * the thread of an entry the signed-in person may read (else 404), oldest first by (created_at, id)
+ * (ids may be made by clients, so they do not sort by time), checkpoint mode and tombstones as
+ * every list. Each comment carries its files.
  */
 const ref = (c: string) => sql.ref(`c.${c}`);
 const spec: ListSpec = {
   fields: { created_at: { expr: ref('created_at'), type: 'timestamp' }, creator_id: { expr: ref('creator_id'), type: 'uuid' } },
   sorts: { created_at: ref('created_at') },
-  defaultSort: [['id', 'asc']],
+  defaultSort: [['created_at', 'asc']],
   relations: ['creator', 'files'],
-  updatedAt: ref('updated_at'),
-  id: ref('id'),
-  deletedAt: ref('deleted_at'),
+  ...syncColumns('c'),
 };
 
-/** Comments on readable entries of this kind. */
-export function commentsQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
+/** Comments of the tenant with their creators (no access rule: see commentsQuery). */
+function commentRows(app: FastifyInstance, auth: SignedIn) {
   return app.db
     .selectFrom('entry_comments as c')
-    .innerJoin(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
     .innerJoin('users as creator', 'creator.id', 'c.creator_id')
     .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
     .select([
-      'c.id',
-      isoMicros(ref('updated_at')).as('updated_at'),
-      isoMicrosOrNull(ref('deleted_at')).as('deleted_at'),
+      ...syncSelect(spec),
       'c.entry_id',
       'c.comment',
       'c.reaction',
@@ -45,14 +41,20 @@ export function commentsQuery(app: FastifyInstance, auth: SignedIn, kind: EntryK
       'creator.last_name as creator_last_name',
       sql<boolean>`creator_photo.id is not null`.as('creator_has_photo'),
     ])
-    .where('c.tenant_id', '=', auth.tenantId)
+    .where('c.tenant_id', '=', auth.tenantId);
+}
+
+/** Comments on readable entries of this kind. */
+export function commentsQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
+  return commentRows(app, auth)
+    .innerJoin(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
     .where('c.entry_type', '=', kind)
     .where('entry.tenant_id', '=', auth.tenantId)
     .where('entry.deleted_at', 'is', null)
     .where(entryReadable(auth));
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof commentsQuery>['execute']>>[number];
+type Row = Awaited<ReturnType<ReturnType<typeof commentRows>['execute']>>[number];
 
 export async function presentComments(app: FastifyInstance, auth: SignedIn, rows: Row[]): Promise<Comment[]> {
   const files = await filesOf(app.db, auth.tenantId, 'comment', rows.map((r) => r.id));
@@ -67,6 +69,13 @@ export async function presentComments(app: FastifyInstance, auth: SignedIn, rows
     creator: personOf(r),
     files: files.get(r.id)!.files,
   }));
+}
+
+/** One comment of the tenant as the contract's Comment: its creator's answer to a create or an edit. */
+export async function commentById(app: FastifyInstance, auth: SignedIn, id: string): Promise<Comment> {
+  const row = await commentRows(app, auth).where('c.id', '=', id).executeTakeFirstOrThrow();
+  const [comment] = await presentComments(app, auth, [row]);
+  return comment!;
 }
 
 export default async function commentListRoutes(app: FastifyInstance) {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
 
 /**
@@ -13,18 +12,14 @@ const categorySpec: ListSpec = {
   fields: { name: { expr: sql.ref('voice_categories.name'), type: 'text' } },
   sorts: { name: sql.ref('voice_categories.name'), position: sql.ref('voice_categories.position') },
   defaultSort: [['position', 'asc']],
-  updatedAt: sql.ref('voice_categories.updated_at'),
-  id: sql.ref('voice_categories.id'),
-  deletedAt: sql.ref('voice_categories.deleted_at'),
+  ...syncColumns('voice_categories'),
 };
 
 const emojiSpec: ListSpec = {
   fields: { name: { expr: sql.ref('emojis.name'), type: 'text' } },
   sorts: { position: sql.ref('emojis.position'), name: sql.ref('emojis.name') },
   defaultSort: [['position', 'asc']],
-  updatedAt: sql.ref('emojis.updated_at'),
-  id: sql.ref('emojis.id'),
-  deletedAt: sql.ref('emojis.deleted_at'),
+  ...syncColumns('emojis'),
 };
 
 export default async function entryLookupRoutes(app: FastifyInstance) {
@@ -34,9 +29,7 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
     const query = app.db
       .selectFrom('voice_categories')
       .select([
-        'voice_categories.id',
-        isoMicros(sql.ref('voice_categories.updated_at')).as('updated_at'),
-        isoMicrosOrNull(sql.ref('voice_categories.deleted_at')).as('deleted_at'),
+        ...syncSelect(categorySpec),
         'voice_categories.name',
         'voice_categories.description',
       ])
@@ -50,9 +43,7 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
     const query = app.db
       .selectFrom('emojis')
       .select([
-        'emojis.id',
-        isoMicros(sql.ref('emojis.updated_at')).as('updated_at'),
-        isoMicrosOrNull(sql.ref('emojis.deleted_at')).as('deleted_at'),
+        ...syncSelect(emojiSpec),
         'emojis.emoji',
         'emojis.name',
       ]);

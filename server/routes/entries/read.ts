@@ -5,11 +5,12 @@ import type { JournalEntry, VoiceEntry } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import { commentsQuery, presentComments } from '../comments/read';
+import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } from './revocations';
 import { ENTRY_TABLE, entryReadable, filesOf, personOf, type EntryKind } from './shared';
 
 /**
@@ -18,7 +19,9 @@ import { ENTRY_TABLE, entryReadable, filesOf, personOf, type EntryKind } from '.
  * may read (shared.ts). `search_term` is a case-insensitive substring of the description (LIKE
  * wildcards escaped). Filters: entry_date (journal), category_id (voice), created_at, updated_at,
  * reaction, resident_id. Sort default: newest first (journal: entry_date, entry_time, created_at
- * desc; voice: created_at desc).
+ * desc; voice: created_at desc). A checkpoint pull with with_trashed=1 also gets tombstones of
+ * entries the signed-in person lost access to (revocations.ts), merged in (updated_at, id) order.
+ * A single entry's comments come oldest first: (created_at, id), as ids may be made by clients.
  */
 const ref = (c: string) => sql.ref(`entry.${c}`);
 
@@ -35,18 +38,14 @@ export const SPECS: Record<EntryKind, ListSpec> = {
     sorts: { entry_date: ref('entry_date'), entry_time: ref('entry_time'), created_at: ref('created_at') },
     defaultSort: [['entry_date', 'desc'], ['entry_time', 'desc'], ['created_at', 'desc']],
     relations: RELATIONS,
-    updatedAt: ref('updated_at'),
-    id: ref('id'),
-    deletedAt: ref('deleted_at'),
+    ...syncColumns('entry'),
   },
   voice: {
     fields: { ...common, category_id: { expr: ref('category_id'), type: 'uuid' } },
     sorts: { created_at: ref('created_at'), entry_date: ref('entry_date') },
     defaultSort: [['created_at', 'desc']],
     relations: RELATIONS,
-    updatedAt: ref('updated_at'),
-    id: ref('id'),
-    deletedAt: ref('deleted_at'),
+    ...syncColumns('entry'),
   },
 };
 
@@ -58,9 +57,7 @@ export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKi
     .innerJoin('users as creator', 'creator.id', 'entry.creator_id')
     .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
     .select([
-      'entry.id',
-      isoMicros(ref('updated_at')).as('updated_at'),
-      isoMicrosOrNull(ref('deleted_at')).as('deleted_at'),
+      ...syncSelect(syncColumns('entry')),
       'entry.resident_id',
       'entry.description',
       'entry.reaction',
@@ -129,15 +126,18 @@ export default async function entryReadRoutes(app: FastifyInstance) {
         query = query.where(sql<boolean>`entry.description ilike ${`%${escapeLike(term.trim())}%`} escape '\\'`);
       }
       const rows = await applyListQuery(query, list, spec).execute();
-      const page = toPage(rows, list);
-      return { ...page, data: await presentEntries(app, auth, kind, page.data) };
+      const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
+      const page = toPage(mergeByCheckpoint(rows, revoked), list);
+      const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is Row => !isRevoked(r)))).map((e) => [e.id, e]));
+      return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });
 
     app.get(`${path}/:id`, async (request) => {
       const auth = requireAuth(request);
       const { id } = parse(idParamsSchema, request.params);
       const entry = await showEntry(app, auth, kind, id);
-      const comments: Comment[] = await presentComments(app, auth, await commentsQuery(app, auth, kind).where('c.entry_id', '=', id).where('c.deleted_at', 'is', null).orderBy('c.id').execute());
+      const rows = await commentsQuery(app, auth, kind).where('c.entry_id', '=', id).where('c.deleted_at', 'is', null).orderBy('c.created_at').orderBy('c.id').execute();
+      const comments: Comment[] = await presentComments(app, auth, rows);
       return { success: true as const, data: { ...entry, comments } };
     });
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { FieldErrors } from '../../../src/contract/envelope';
-import { entryLimits, entryMessages, type EntryFile } from '../../../src/contract/entries';
+import { clientIdSchema, entryLimits, entryMessages, type EntryFile } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import type { Person } from '../../../src/contract/residents';
 import type { Database, FileEntryType } from '../../db/schema';
@@ -81,6 +81,52 @@ export async function residentSensitivity(db: Kysely<Database>, residentId: stri
   return toSensitivity(row?.value);
 }
 
+/**
+ * The id a client gave its create (contract clientIdSchema), lower-cased; undefined when absent.
+ * Checked before anything else: a malformed id is a 422 with only the `id` error.
+ */
+export function clientIdOf(body: Record<string, unknown>): string | undefined {
+  const value = body.id;
+  if (value === undefined || value === null) return undefined;
+  const parsed = clientIdSchema.safeParse(value);
+  if (!parsed.success) throw new HttpError(422, chosen.validationFailed, { id: [parsed.error.issues[0]?.message ?? 'The id must be a UUID'] });
+  return parsed.data?.toLowerCase();
+}
+
+/**
+ * Who already has a client-made id in `table`: nobody (`free`); the signed-in person, in this
+ * tenant, not deleted (`mine`: the same create sent again); anyone or anything else (`taken`).
+ * Ids are primary keys across tenants, so a row of another tenant takes an id too. For comments,
+ * `entryType` must match as well (journal and voice threads are separate collections).
+ */
+export async function clientIdState(
+  db: Kysely<Database>,
+  auth: SignedIn,
+  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  id: string,
+  entryType?: EntryKind,
+): Promise<'free' | 'mine' | 'taken'> {
+  const row = await db
+    .selectFrom(table as 'entry_comments')
+    .select(['tenant_id', 'creator_id', sql<boolean>`deleted_at is null`.as('live')])
+    .select(entryType ? sql<string>`entry_type`.as('kind') : sql<null>`null`.as('kind'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return 'free';
+  const mine = row.tenant_id === auth.tenantId && row.creator_id === auth.userId && row.live && (entryType === undefined || row.kind === entryType);
+  return mine ? 'mine' : 'taken';
+}
+
+/** 422 `id`: a client-made id that another row has. Says nothing else about that row. */
+export const idTakenError = () => new HttpError(422, chosen.validationFailed, { id: [entryMessages.idTaken] });
+
+/** 422 for a young person's change to a locked entry or its thread (staff closed the conversation). */
+export const lockedError = () => new HttpError(422, entryMessages.locked, { locked_at: [entryMessages.locked] });
+
+/** PostgreSQL's unique_violation (23505), from pg and from PGlite alike. */
+export const isUniqueViolation = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === '23505';
+
 /** Errors collected over several checks, thrown once as a 422. */
 export class Problems {
   readonly errors: FieldErrors = {};
@@ -144,9 +190,12 @@ function canvasCheck(upload: UploadedFile, problems: Problems) {
 }
 
 /**
- * The image check on every image attachment, with the young person's sensitivity. A flagged image
- * is a 422 errors.files ["Image added is inappropriate"]; an image that will not decode is "File type
- * not allowed"; a classifier that is down or too slow is a 503 the client retries.
+ * The image check on every image given (attachments and the drawing, `index` -1), with the young
+ * person's sensitivity; every image is looked at, none is stored unchecked. A flagged image is a
+ * 422 "Image added is inappropriate" on `files` and `files.N`, or on `canvas` for the drawing; an
+ * image the server cannot decode (corrupt, truncated, over the pixel limit) is refused the same way
+ * with "File type not allowed" (docs/decisions.md); a classifier that is down or too slow is a 503
+ * the client retries.
  */
 export async function checkImages(app: FastifyInstance, files: CheckedFile[], sensitivity: 'low' | 'medium' | 'high', problems: Problems) {
   for (const file of files) {
@@ -161,13 +210,19 @@ export async function checkImages(app: FastifyInstance, files: CheckedFile[], se
       }
       throw error;
     }
-    if (!result) continue;
-    if (result.kind === 'undecodable') {
-      problems.add('files', entryMessages.fileTypeNotAllowed);
-      problems.add(`files.${file.index}`, entryMessages.fileTypeNotAllowed);
+    const refuse = (message: string) => {
+      if (file.index === -1) return problems.add('canvas', message);
+      problems.add('files', message);
+      problems.add(`files.${file.index}`, message);
+    };
+    if (!result) {
+      // Every allowed image type is decoded: an image the classifier skips is never stored unchecked.
+      refuse(entryMessages.fileTypeNotAllowed);
+    } else if (result.kind === 'undecodable') {
+      app.log.info({ mime: file.mime, size: file.data.length, reason: result.reason }, 'image check: undecodable image refused');
+      refuse(entryMessages.fileTypeNotAllowed);
     } else if (isInappropriate(result.probabilities, sensitivity)) {
-      problems.add('files', entryMessages.imageInappropriate);
-      problems.add(`files.${file.index}`, entryMessages.imageInappropriate);
+      refuse(entryMessages.imageInappropriate);
     }
   }
 }

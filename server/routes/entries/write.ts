@@ -8,8 +8,10 @@ import { fieldErrors, parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import { acceptFormBodies, listField, textField } from '../comments/form-bodies';
 import { showEntry } from './read';
+import { recordAccessChange } from './revocations';
 import {
   CLOCK_SKEW_MS, ENTRY_TABLE, Problems, checkImages, checkUploads, londonNow, ownResident, requirePutOverride, storeFiles, type EntryKind,
+  clientIdOf, clientIdState, idTakenError, isUniqueViolation, lockedError,
 } from './shared';
 
 /**
@@ -20,6 +22,10 @@ import {
  * send, add new files, drop `remove_files[]` and replace or remove (`remove_canvas=1`) the drawing.
  * Every rule answers 422 with field errors (entryMessages); a file over maxFileBytes is a 413.
  * Idempotent (Idempotency-Key): the request hash covers the files (form-bodies.ts).
+ * A create may carry the client's `id` (checked first): a row of the same person with that id
+ * means the create was sent again and it is answered as created, changing nothing; any other row
+ * with it is 422 `id` (idTaken). A locked entry (locked_at) cannot be updated: 422 locked.
+ * An update that takes read access away from staff records it (revocations.ts) in its transaction.
  */
 const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
 
@@ -32,13 +38,14 @@ interface Existing {
   category_id: string | null;
   shared_with: string[];
   shared_with_management: boolean;
+  locked_at: Date | null;
   files: { id: string; role: 'attachment' | 'canvas'; storage_key: string }[];
 }
 
 async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string, residentId: string): Promise<Existing> {
   const row = await app.db
     .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
-    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management'])
+    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management', 'entry.locked_at'])
     .select(kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<null>`null`.as('entry_date'))
     .select(kind === 'journal' ? sql<string>`to_char(entry.entry_time, 'HH24:MI')`.as('entry_time') : sql<null>`null`.as('entry_time'))
     .select(kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<null>`null`.as('category_id'))
@@ -60,12 +67,30 @@ async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKin
   return { ...row, files };
 }
 
+/**
+ * A create whose client id is in use: the same person's entry is this create sent again (its
+ * answer is the entry, as created); anything else is 422 idTaken. Null when the id is free.
+ */
+async function alreadyCreated(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) {
+  const state = await clientIdState(app.db, auth, ENTRY_TABLE[kind], id);
+  if (state === 'free') return null;
+  if (state === 'taken') throw idTakenError();
+  return showEntry(app, auth, kind, id);
+}
+
 async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: EntryKind, entryId: string | null) {
   const auth = requireAuth(request);
   const resident = await ownResident(app, auth, kind);
   if (entryId) requirePutOverride(request);
   const existing = entryId ? await loadOwnEntry(app, auth, kind, entryId, resident.id) : null;
+  if (existing?.locked_at) throw lockedError();
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  // The client's id (create only; an update's id is the path's): before any other check or file.
+  const clientId = existing ? undefined : clientIdOf(body);
+  if (clientId) {
+    const created = await alreadyCreated(app, auth, kind, clientId);
+    if (created) return created;
+  }
   const problems = new Problems();
 
   // The contract's field rules.
@@ -138,7 +163,7 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
   }
   problems.throwIfAny();
 
-  await checkImages(app, uploads.attachments, resident.sensitivity, problems);
+  await checkImages(app, uploads.canvas ? [...uploads.attachments, uploads.canvas] : uploads.attachments, resident.sensitivity, problems);
   problems.throwIfAny();
 
   const management = raw.shared_with_management !== undefined ? raw.shared_with_management === '1' : (existing?.shared_with_management ?? false);
@@ -158,6 +183,14 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
           .where('id', '=', existing.id)
           .execute();
         entryRowId = existing.id;
+        await recordAccessChange(tx, {
+          tenantId: auth.tenantId,
+          kind,
+          entryId: existing.id,
+          homeId: resident.home_id,
+          before: { sharedWith: existing.shared_with, management: existing.shared_with_management },
+          after: { sharedWith, management },
+        });
         const drop = [...existing.files.filter((f) => removeIds.has(f.id)), ...(dropCanvas && oldCanvas ? [oldCanvas] : [])];
         if (drop.length > 0) {
           await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', drop.map((f) => f.id)).execute();
@@ -166,7 +199,14 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
       } else {
         const row = await tx
           .insertInto(table as 'journal_entries')
-          .values({ tenant_id: auth.tenantId, resident_id: resident.id, creator_id: auth.userId, ...values, ...(dated as { entry_date: string; entry_time: string }) })
+          .values({
+            ...(clientId ? { id: clientId } : {}),
+            tenant_id: auth.tenantId,
+            resident_id: resident.id,
+            creator_id: auth.userId,
+            ...values,
+            ...(dated as { entry_date: string; entry_time: string }),
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         entryRowId = row.id;
@@ -177,6 +217,11 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
     });
   } catch (error) {
     await stored.cleanup();
+    // A concurrent request inserted this client id first: answer as if it had come first.
+    if (clientId && isUniqueViolation(error)) {
+      const created = await alreadyCreated(app, auth, kind, clientId);
+      if (created) return created;
+    }
     throw error;
   }
   // Removed files leave the disk once the database no longer points at them.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { FeedbackItem } from '../../../src/contract/feedback';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import { requireAuth } from '../../plugins/session';
 import { feedbackQuery } from './query';
@@ -11,6 +11,8 @@ import { feedbackQuery } from './query';
  * Filters: type, locked_at (null / not_null), awaiting_resident_response (1/0), resident_id,
  * entry_id, updated_at, id. Sort: comment_id (default desc: newest comment first), updated_at, id.
  * Relations entry, reaction, resident, category, latest_comment are accepted and always included.
+ * Sorting by `comment_id` keeps SPEC §4's name but orders by the latest comment's created_at, then
+ * its id: comment ids may be made by clients (random UUIDs), so they do not sort by time.
  */
 const EXCERPT_LENGTH = 140;
 
@@ -23,12 +25,10 @@ const spec: ListSpec = {
     entry_id: { expr: sql.ref('resident_feedback.entry_id'), type: 'uuid' },
     comment_id: { expr: sql.ref('resident_feedback.comment_id'), type: 'uuid' },
   },
-  sorts: { comment_id: sql.ref('resident_feedback.comment_id') },
+  sorts: { comment_id: [sql.ref('entry_comments.created_at'), sql.ref('resident_feedback.comment_id')] },
   defaultSort: [['comment_id', 'desc']],
   relations: ['entry', 'reaction', 'resident', 'category', 'latest_comment'],
-  updatedAt: sql.ref('resident_feedback.updated_at'),
-  id: sql.ref('resident_feedback.id'),
-  deletedAt: sql.ref('resident_feedback.deleted_at'),
+  ...syncColumns('resident_feedback'),
 };
 
 export default async function feedbackListRoute(app: FastifyInstance) {
@@ -36,9 +36,7 @@ export default async function feedbackListRoute(app: FastifyInstance) {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, spec);
     const query = feedbackQuery(app, auth).select([
-      'resident_feedback.id',
-      isoMicros(sql.ref('resident_feedback.updated_at')).as('updated_at'),
-      isoMicrosOrNull(sql.ref('resident_feedback.deleted_at')).as('deleted_at'),
+      ...syncSelect(spec),
       'resident_feedback.type',
       'resident_feedback.resident_id',
       'resident_feedback.entry_id',

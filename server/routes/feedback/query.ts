@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { SignedIn } from '../../plugins/session';
-import { residentIsReachable } from '../residents/access';
+import { entryReadable } from '../entries/shared';
 
 /**
- * resident_feedback rows the signed-in person may see (their own as a young person, their homes'
- * residents as staff), joined to the entry, its category and the latest comment with its author.
+ * resident_feedback rows the signed-in person may see (their own as a young person; as staff, the
+ * threads of entries shared with them), joined to the entry, its category and the latest comment with its author.
  */
 export function feedbackQuery(app: FastifyInstance, auth: SignedIn) {
   return app.db
@@ -23,5 +23,6 @@ export function feedbackQuery(app: FastifyInstance, auth: SignedIn) {
       join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null),
     )
     .where('resident_feedback.tenant_id', '=', auth.tenantId)
-    .where(residentIsReachable(app, auth, sql.ref('resident_feedback.resident_id')));
+    // A thread shows its entry's excerpt: only to those who may read the entry (shared.ts).
+    .where(sql<boolean>`((${entryReadable(auth, 'journal_entries')}) or (${entryReadable(auth, 'voice_entries')}))`);
 }

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AssociatedUser } from '../../../src/contract/residents';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from './access';
@@ -40,9 +39,7 @@ export default async function associatedUsersRoute(app: FastifyInstance) {
       .innerJoin('users', 'users.id', 'home_staff.user_id')
       .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
       .select([
-        'users.id',
-        isoMicros(updatedAt).as('updated_at'),
-        isoMicrosOrNull(deletedAt).as('deleted_at'),
+        ...syncSelect(spec),
         'users.first_name',
         'users.last_name',
         'users.job_title',

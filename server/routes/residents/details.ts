@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import type { AppSettings, ResidentDetails } from '../../../src/contract/residents';
 import { HttpError } from '../../lib/http-errors';
-import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { syncColumns, syncSelect } from '../../lib/list-query';
 
 /** The young-person details of contract residents.ts (the caller has checked access). */
 export async function loadResidentDetails(app: FastifyInstance, tenantId: string, residentId: string): Promise<ResidentDetails> {
@@ -18,9 +18,7 @@ export async function loadResidentDetails(app: FastifyInstance, tenantId: string
       join.onRef('key_worker_photo.user_id', '=', 'key_worker.id').on('key_worker_photo.deleted_at', 'is', null),
     )
     .select([
-      'residents.id',
-      isoMicros(sql.ref('residents.updated_at')).as('updated_at'),
-      isoMicrosOrNull(sql.ref('residents.deleted_at')).as('deleted_at'),
+      ...syncSelect(syncColumns('residents')),
       'residents.user_id',
       'residents.home_id',
       'homes.name as home_name',

@@ -4,7 +4,7 @@ import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
 import { sniffMime } from '../../lib/file-store';
 import { HttpError } from '../../lib/http-errors';
-import { ClassifierUnavailableError, isInappropriate } from '../../lib/image-classifier';
+import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { acceptFormBodies, uploadedFiles } from '../comments/form-bodies';
@@ -16,7 +16,9 @@ import { reachableResident } from './access';
  * the PWA runs before attaching a picture. Answers `{inappropriate, sensitivity}` with the young
  * person's explicit_image_sensitivity (lib/image-classifier.ts: Porn + Hentai + Sexy at least
  * 0.8 / 0.6 / 0.4 for low / medium / high). For the young person themself and staff of their home;
- * anyone else 404. JPEG and PNG are classified; other types are 422 "File type not allowed".
+ * anyone else 404. JPEG, PNG, GIF and WebP (by their bytes) are classified, animated ones on their
+ * first, middle and last frames; other types, and images the server cannot decode (corrupt, over
+ * 50 megapixels a frame), are 422 `image` "File type not allowed".
  */
 export default async function nsfwRoute(app: FastifyInstance) {
   await acceptFormBodies(app);
@@ -27,7 +29,7 @@ export default async function nsfwRoute(app: FastifyInstance) {
     const image = uploadedFiles(request).find((f) => f.field === 'image');
     if (!image) throw new HttpError(422, chosen.validationFailed, { image: ['Please add an image'] });
     const mime = sniffMime(image.data);
-    if (mime !== 'image/jpeg' && mime !== 'image/png') throw new HttpError(422, chosen.validationFailed, { image: [entryMessages.fileTypeNotAllowed] });
+    if (!mime || !DECODABLE_IMAGES.has(mime)) throw new HttpError(422, chosen.validationFailed, { image: [entryMessages.fileTypeNotAllowed] });
     const sensitivity = await residentSensitivity(app.db, resident.id);
     let result;
     try {

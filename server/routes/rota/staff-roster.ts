@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import type { RosterItem } from '../../../src/contract/rota';
 import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, toPage, type ListSpec } from '../../lib/list-query';
-import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { hourMinute } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { homeIdsOf } from '../users/visibility';
@@ -24,7 +24,6 @@ const querySchema = z.object({
   with: oneOrMany(z.literal('user')).optional(),
 });
 
-const updatedAt = sql.ref('rota_shifts.updated_at');
 const spec: ListSpec = {
   fields: {
     shift_date: { expr: sql.ref('rota_shifts.shift_date'), type: 'date' },
@@ -33,9 +32,7 @@ const spec: ListSpec = {
   },
   sorts: { starts_at: sql.ref('rota_shifts.starts_at'), shift_date: sql.ref('rota_shifts.shift_date') },
   defaultSort: [['starts_at', 'asc']],
-  updatedAt,
-  id: sql.ref('rota_shifts.id'),
-  deletedAt: sql.ref('rota_shifts.deleted_at'),
+  ...syncColumns('rota_shifts'),
 };
 
 export default async function staffRosterRoute(app: FastifyInstance) {
@@ -53,9 +50,7 @@ export default async function staffRosterRoute(app: FastifyInstance) {
       .innerJoin('users', 'users.id', 'rota_shifts.user_id')
       .leftJoin('user_photos', (join) => join.onRef('user_photos.user_id', '=', 'users.id').on('user_photos.deleted_at', 'is', null))
       .select([
-        'rota_shifts.id',
-        isoMicros(updatedAt).as('updated_at'),
-        isoMicrosOrNull(sql.ref('rota_shifts.deleted_at')).as('deleted_at'),
+        ...syncSelect(spec),
         'rota_shifts.home_id',
         'rota_shifts.user_id',
         'rota_shifts.shift_date',

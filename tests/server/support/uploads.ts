@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import type { ClassifyResult, ImageClassifier } from '../../../server/lib/image-classifier';
 import type { Client } from './client';
 import { browserHeaders } from './session';
@@ -21,24 +23,53 @@ export function pngImage(width: number, height: number, rgb: [number, number, nu
   return PNG.sync.write(png);
 }
 
+/** A solid-colour JPEG (jpeg-js: synchronous, for module-level constants). */
 export function jpegImage(width: number, height: number, rgb: [number, number, number]): Buffer {
   const data = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) data.set([...rgb, 255], i * 4);
   return jpeg.encode({ data, width, height }, 80).data;
 }
 
+/** The picture re-encoded as GIF or WebP (sharp); `frames` of several pictures make an animation. */
+export async function imageAs(format: 'gif' | 'webp', ...frames: Buffer[]): Promise<Buffer> {
+  const input = frames.length === 1 ? sharp(frames[0]) : sharp(frames, { join: { animated: true } });
+  return format === 'gif' ? input.gif().toBuffer() : input.webp({ lossless: true }).toBuffer();
+}
+
+/** A copy of a PNG whose header claims other dimensions (IHDR checksum fixed): a decompression bomb's shape. */
+export function claimDimensions(png: Buffer, width: number, height: number): Buffer {
+  const out = Buffer.from(png);
+  out.writeUInt32BE(width, 16);
+  out.writeUInt32BE(height, 20);
+  out.writeUInt32BE(crc32(out.subarray(12, 29)), 29);
+  return out;
+}
+
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
-/** A classifier for tests: images whose bytes were marked flagged score high for Porn. */
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * A classifier for tests: images whose bytes were marked flagged score high for Porn, marked
+ * undecodable answer `undecodable`; `seen` lists the types it was asked about, in order.
+ */
 export class FakeClassifier implements ImageClassifier {
   readonly flagged = new Set<string>();
+  readonly undecodable = new Set<string>();
+  readonly seen: string[] = [];
   calls = 0;
   flag(bytes: Buffer) {
-    this.flagged.add(createHash('sha256').update(bytes).digest('hex'));
+    this.flagged.add(sha256(bytes));
   }
-  async classify(bytes: Buffer): Promise<ClassifyResult> {
+  markUndecodable(bytes: Buffer) {
+    this.undecodable.add(sha256(bytes));
+  }
+  async classify(bytes: Buffer, mime: string): Promise<ClassifyResult> {
     this.calls++;
-    const bad = this.flagged.has(createHash('sha256').update(bytes).digest('hex'));
+    this.seen.push(mime);
+    const hash = sha256(bytes);
+    if (this.undecodable.has(hash)) return { kind: 'undecodable' };
+    const bad = this.flagged.has(hash);
     return { kind: 'ok', probabilities: bad ? { Porn: 0.9, Sexy: 0.05, Hentai: 0.01, Neutral: 0.02, Drawing: 0.02 } : { Porn: 0.01, Sexy: 0.01, Hentai: 0.01, Neutral: 0.9, Drawing: 0.07 } };
   }
   async close() {}
