@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientIdSchema } from './entries';
 import { personSchema } from './residents';
 import { envelope } from './envelope';
 import { syncedRowSchema, timestampSchema } from './sync';
@@ -11,6 +12,8 @@ export const COMMENT_MAX_LENGTH = 5000;
  */
 export const commentCreateSchema = z
   .object({
+    /** Create only: the client's id for its optimistic copy (see clientIdSchema). */
+    id: clientIdSchema,
     entry_id: z.uuid({ error: 'Entry is required' }),
     comment: z.string().trim().max(COMMENT_MAX_LENGTH).optional(),
     reaction: z.string().trim().max(32).optional(),

@@ -43,7 +43,18 @@ export const entryMessages = {
   offlineRetry: 'You are offline, we will retry posting your entry when back online.',
   commentRequired: 'Comment is required',
   reactionRequired: 'Reaction is required',
+  /** Staff closed the conversation (locked_at set): the entry and its thread are read-only. */
+  locked: 'This conversation has been closed, so it can no longer be changed or replied to',
+  /** A client-made id that another row already has (practically only a forged request). */
+  idTaken: 'This id is already in use',
 } as const;
+
+/**
+ * Create only: the id the client gave its optimistic copy (a UUID, the write's Idempotency-Key).
+ * The server keeps it, so the replica's pending document and the server's row are one document
+ * and a pull can never show the entry twice. Absent: the server makes one. Ignored on update.
+ */
+export const clientIdSchema = z.uuid({ error: 'The id must be a UUID' }).optional();
 
 export const fileSchema = z.object({ id: z.uuid(), name: z.string(), mime: z.string(), size: z.number().int() });
 export type EntryFile = z.infer<typeof fileSchema>;
@@ -57,6 +68,7 @@ const time = z.string().regex(/^\d{2}:\d{2}$/);
  * POST with `_method=PUT`). `remove_files[]` lists attachments to drop on update.
  */
 export const entryFieldsSchema = z.object({
+  id: clientIdSchema,
   description: z.string().max(entryLimits.descriptionMaxLength, { error: entryMessages.descriptionTooLong }).optional(),
   reaction: z.string().max(32).optional(),
   shared_with: z.array(z.uuid()).max(50).default([]),

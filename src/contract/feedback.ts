@@ -11,7 +11,8 @@ export type EntryType = z.infer<typeof entryTypeSchema>;
  *   &filters[1][0]=locked_at&filters[1][1]=null&filters[2][0]=awaiting_resident_response&filters[2][1]==
  *   &filters[2][2]=1&relations[0]=entry&relations[1]=latest_comment...&sort[0][0]=comment_id&sort[0][1]=desc
  * One row per entry thread with staff comments (SPEC §3 resident feedback item). `comment_id` is the
- * latest comment's id; comment ids are time-ordered (UUIDv7), so sorting by it is newest first.
+ * latest comment's id. Sorting by `comment_id` means newest reply first: the server orders by that
+ * comment's created_at (ids may be client-made random UUIDs, which carry no time order).
  */
 export const feedbackItemSchema = syncedRowSchema.extend({
   type: entryTypeSchema,

@@ -1,5 +1,6 @@
 import type { Account } from '@/contract/users';
 import type { JournalEntry } from '@/contract/entries';
+import type { TransportRequest } from '@/data/outbox/replay';
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -44,4 +45,18 @@ export function serverJournalRow(id: string, overrides: Partial<JournalEntry> = 
     entry_time: '09:30',
     ...overrides,
   };
+}
+
+/** The `id` part of a multipart create: the id the client gave its optimistic document. */
+export function sentId(request: TransportRequest): string | null {
+  if (!(request.body instanceof FormData)) return null;
+  const id = request.body.get('id');
+  return typeof id === 'string' ? id : null;
+}
+
+/** A multipart part's text (null when absent or a file). */
+export function sentField(request: TransportRequest, name: string): string | null {
+  if (!(request.body instanceof FormData)) return null;
+  const value = request.body.get(name);
+  return typeof value === 'string' ? value : null;
 }

@@ -4,7 +4,8 @@ import { entryMessages } from '@/contract/entries';
 import { saveEntry } from '@/data/entries/save-entry';
 import { settleDelivered } from '@/data/entries/settle';
 import { localFileKey } from '@/data/entries/file-keys';
-import { journalEntries$, voiceEntries$ } from '@/data/hooks/entry-queries';
+import { voiceEntries$ } from '@/data/hooks/entry-queries';
+import { journalEntries$ } from '@/data/hooks/journal-entries-query';
 import { configureOutbox, countUnsent, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
@@ -13,12 +14,15 @@ import type { JournalDoc } from '@/data/replica/types';
 import { setReplicaAutoOpen } from '@/data/session-store';
 import { saveJournalEntry } from '@/features/journal/actions/save-journal-entry';
 import { postJournalComment } from '@/features/journal/actions/post-journal-comment';
+import { updateComment } from '@/data/entries/comments';
 import { saveVoiceEntry } from '@/features/voice/actions/save-voice-entry';
-import { account, pngFile, serverJournalRow, uuid } from './entries-support';
+import { account, pngFile, sentField, sentId, serverJournalRow, uuid } from './entries-support';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
 import { dumpDatabase, fakeTransport, freshStore, testKey } from './outbox-support';
 
-const checkImage = vi.hoisted(() => ({ checkImage: vi.fn(async () => ({ ok: false as const, status: 0, message: '' })) }));
+const checkImage = vi.hoisted(() => ({
+  checkImage: vi.fn(async (_residentId: string, _image: Blob, _name?: string): Promise<unknown> => ({ ok: false, status: 0, message: '' })),
+}));
 vi.mock('@/api/entries/check-image', () => checkImage);
 
 const CANARY = 'CANARY-what-a-child-wrote-5e1f';
@@ -36,7 +40,8 @@ beforeAll(() => {
 beforeEach(async () => {
   online = true;
   vi.stubGlobal('navigator', { get onLine() { return online; } });
-  checkImage.checkImage.mockClear();
+  // Offline image checks by default (status 0): queued, the server checks.
+  checkImage.checkImage.mockReset().mockImplementation(async () => ({ ok: false, status: 0, message: '' }));
   store = freshStore();
   open = await openReplicaForAccount(account, uniqueName('site'));
 });
@@ -105,12 +110,12 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     }
   });
 
-  it('sends SPEC §5 multipart: nulls skipped, shared_with[] repeated, files indexed, canvas part; updates POST with _method=PUT', async () => {
-    const serverId = uuid(900);
+  it('sends SPEC §5 multipart with the client id on create: nulls skipped, shared_with[] repeated, files indexed, canvas part; updates POST with _method=PUT and no id', async () => {
+    // A server that keeps the client's id (src/contract/entries.ts clientIdSchema).
     const fake = server((request) =>
       request.url.includes('_method=PUT')
-        ? { status: 200, body: { success: true, data: serverJournalRow(serverId, { description: 'edited' }) } }
-        : { status: 201, body: { success: true, data: serverJournalRow(serverId) } },
+        ? { status: 200, body: { success: true, data: serverJournalRow(request.url.split('/').pop()!.split('?')[0]!, { description: 'edited', updated_at: '2026-03-11T10:00:00.123456Z' }) } }
+        : { status: 201, body: { success: true, data: serverJournalRow(sentId(request)!) } },
     );
     const created = await saveJournalEntry({
       description: 'hello',
@@ -122,35 +127,41 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
       entryTime: '08:15',
     });
     expect(created.ok).toBe(true);
+    const localId = created.ok ? created.id : '';
     await vi.waitFor(() => expect(fake.sent).toHaveLength(1));
     const first = fake.sent[0]!;
     expect(first.request.method).toBe('POST');
     expect(first.request.url).toBe('/api/v1/projects/residents/journal/entries');
-    expect(first.request.headers['Idempotency-Key']).toBe(created.ok ? created.id : '');
+    expect(first.request.headers['Idempotency-Key']).toBe(localId);
     const names = first.entries!.map(([name]) => name);
     expect(names).toEqual([
-      'description', 'shared_with[]', 'shared_with[]', 'shared_with_management', 'entry_date', 'entry_time', 'files[0]', 'files[1]', 'canvas',
+      'id', 'description', 'shared_with[]', 'shared_with[]', 'shared_with_management', 'entry_date', 'entry_time', 'files[0]', 'files[1]', 'canvas',
     ]);
+    // The create carries the optimistic document's id.
+    expect(first.entries![0]).toEqual(['id', localId]);
     expect(names).not.toContain('reaction');
     expect(first.entries!.filter(([n]) => n === 'shared_with[]').map(([, v]) => v)).toEqual([uuid(11), uuid(12)]);
     expect(first.entries!.find(([n]) => n === 'canvas')![1]).toMatchObject({ name: 'canvas.png', type: 'image/png' });
 
-    // Settled: the server's copy under the server's id.
-    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]));
+    // Settled in place: one document, the server's copy, under the client's id.
+    await vi.waitFor(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[localId, 'synced', false]]));
+    expect((await journalDocs())[0]).toMatchObject({ description: 'from the server', sync_server: null });
 
-    const updated = await saveJournalEntry({ description: 'edited', removeFiles: [uuid(77)], removeCanvas: true }, serverId);
-    expect(updated).toMatchObject({ ok: true, id: serverId });
+    const updated = await saveJournalEntry({ description: 'edited', removeFiles: [uuid(77)], removeCanvas: true }, localId);
+    expect(updated).toMatchObject({ ok: true, id: localId });
     await vi.waitFor(() => expect(fake.sent).toHaveLength(2));
     const second = fake.sent[1]!;
     expect(second.request.method).toBe('POST');
-    expect(second.request.url).toBe(`/api/v1/projects/residents/journal/entries/${serverId}?_method=PUT`);
+    expect(second.request.url).toBe(`/api/v1/projects/residents/journal/entries/${localId}?_method=PUT`);
     expect(second.entries).toContainEqual(['_method', 'PUT']);
     expect(second.entries).toContainEqual(['remove_canvas', '1']);
     expect(second.entries).toContainEqual(['description', 'edited']);
-    await vi.waitFor(async () => expect((await journalDocs())[0]).toMatchObject({ id: serverId, description: 'edited', sync_state: 'synced' }));
+    expect(second.entries!.map(([name]) => name)).not.toContain('id');
+    await vi.waitFor(async () => expect((await journalDocs())[0]).toMatchObject({ id: localId, description: 'edited', sync_state: 'synced' }));
+    expect(await journalDocs()).toHaveLength(1);
   });
 
-  it('2xx: the pending document is replaced by the server’s copy exactly once, even when the request is replayed', async () => {
+  it('a create answered under the server’s own id (queued by an older build, without an id) is swapped for the server’s copy exactly once, even when replayed', async () => {
     const serverId = uuid(901);
     // A server honouring the Idempotency-Key: the first answer is lost on the way back, the repeat gets the stored one.
     const created = new Map<string, string>();
@@ -196,19 +207,24 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
   });
 
-  it('without a server message, the §8 text; editing a refused entry replaces its queued create', async () => {
+  it('without a server message, the §8 text; editing a refused entry replaces its queued create, under the same id', async () => {
     let status = 400;
-    const fake = server(() => (status === 400 ? { status: 400, body: null } : { status: 201, body: { success: true, data: serverJournalRow(uuid(902)) } }));
+    const fake = server((request) =>
+      status === 400 ? { status: 400, body: null } : { status: 201, body: { success: true, data: serverJournalRow(sentId(request)!, { description: 'second try' }) } },
+    );
     const result = await saveJournalEntry({ description: 'first try' });
     const id = result.ok ? result.id : '';
     await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_message).toBe(entryMessages.postFailed));
     status = 201;
     const again = await saveJournalEntry({ description: 'second try' }, id);
     expect(again).toMatchObject({ ok: true, id });
-    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([uuid(902)]));
-    // The retry was a create (a new key), not an update of an id the server never had.
+    await vi.waitFor(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[id, 'synced', false]]));
+    // The retry was a create (a new key) carrying the document's id, not an update of an id the server never had.
     expect(fake.sent[1]!.request.url).toBe('/api/v1/projects/residents/journal/entries');
     expect(fake.sent[1]!.request.headers['Idempotency-Key']).not.toBe(fake.sent[0]!.request.headers['Idempotency-Key']);
+    expect(sentId(fake.sent[0]!.request)).toBe(id);
+    expect(sentId(fake.sent[1]!.request)).toBe(id);
+    expect(sentField(fake.sent[1]!.request, 'description')).toBe('second try');
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
   });
 
@@ -220,6 +236,51 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(await journalDocs()).toEqual([]);
     expect(fake.sent).toHaveLength(0);
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('online: an inappropriate drawing is refused on the canvas field before anything is queued', async () => {
+    checkImage.checkImage.mockImplementation(async (_resident, _image, name) => ({ ok: true, status: 200, data: { inappropriate: name === 'canvas.png' } }));
+    const fake = server(() => ({ status: 201, body: { success: true, data: {} } }));
+    const canvas = pngFile('drawing.png', 'strokes');
+    const result = await saveJournalEntry({ description: 'look', files: [pngFile('p.png')], canvas });
+    expect(result).toEqual({ ok: false, message: entryMessages.imageInappropriate, errors: { canvas: [entryMessages.imageInappropriate] } });
+    // The photo and the drawing were both checked, the drawing as a PNG named canvas.png.
+    expect(checkImage.checkImage).toHaveBeenCalledTimes(2);
+    expect(checkImage.checkImage).toHaveBeenLastCalledWith(account.user.resident.id, canvas, 'canvas.png');
+    expect(await journalDocs()).toEqual([]);
+    expect(fake.sent).toHaveLength(0);
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('a closed conversation (locked_at): no change, reply or reply edit is queued', async () => {
+    const fake = server(() => ({ status: 201, body: { success: true, data: {} } }));
+    const { deleted_at: _gone, ...row } = serverJournalRow(uuid(904), { locked_at: '2026-03-10T11:00:00.000000Z', description: 'closed one' });
+    await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
+    await open.db.comments.insert({
+      id: uuid(905), updated_at: '2026-03-10T10:30:00.000000Z', entry_type: 'journal', entry_id: uuid(904), created_at: '2026-03-10T10:30:00.000000Z',
+      local_only: false, comment: 'my reply', reaction: null, creator: { id: uuid(1), first_name: 'Kit', last_name: 'Doe', has_photo: false }, files: [],
+      sync_state: 'synced', sync_message: null, sync_outbox_id: null,
+    } as never);
+
+    expect(await saveJournalEntry({ description: 'changed' }, uuid(904))).toEqual({ ok: false, message: entryMessages.locked, errors: {} });
+    expect(await postJournalComment(uuid(904), { comment: 'one more' })).toEqual({ ok: false, message: entryMessages.locked, errors: {} });
+    expect(await updateComment('journal', uuid(905), { comment: 'edited reply' })).toEqual({ ok: false, message: entryMessages.locked, errors: {} });
+    expect((await journalDocs())[0]).toMatchObject({ description: 'closed one', sync_state: 'synced' });
+    expect((await open.db.comments.find().exec()).map((c) => c.comment)).toEqual(['my reply']);
+    expect(fake.sent).toHaveLength(0);
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('422 because staff closed the conversation while the change was queued: failed with the locked message, the text kept', async () => {
+    // The server's shape: the generic message, the reason as a field error on locked_at.
+    server(() => ({ status: 422, body: { success: false, message: 'Some details need fixing', errors: { locked_at: [entryMessages.locked] } } }));
+    const { deleted_at: _gone, ...row } = serverJournalRow(uuid(906), { description: 'before' });
+    await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
+    const result = await saveJournalEntry({ description: CANARY }, uuid(906));
+    expect(result).toMatchObject({ ok: true, id: uuid(906) });
+    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
+    expect((await journalDocs())[0]).toMatchObject({ id: uuid(906), description: CANARY, sync_message: entryMessages.locked });
+    expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
   });
 
   it('search runs on the device over the decrypted text; voice lists newest first', async () => {
@@ -256,6 +317,8 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(comments).toMatchObject([{ entry_type: 'journal', entry_id: uuid(903), comment: CANARY, sync_state: 'pending' }]);
     await vi.waitFor(() => expect(fake.sent.some((s) => s.request.url.endsWith('/journal/entries/comments'))).toBe(true));
     const request = fake.sent.find((s) => s.request.url.endsWith('/journal/entries/comments'))!;
-    expect(request.entries).toEqual([['entry_id', uuid(903)], ['comment', CANARY]]);
+    // The create carries the comment document's id.
+    expect(request.entries).toEqual([['id', sent.ok ? sent.id : ''], ['entry_id', uuid(903)], ['comment', CANARY]]);
+    expect(comments[0]!.id).toBe(sent.ok ? sent.id : '');
   });
 });

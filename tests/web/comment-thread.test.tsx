@@ -150,6 +150,41 @@ describe('comment thread', () => {
     expect(await screen.findByText(entryMessages.offlineRetry)).toBeTruthy();
   });
 
+  it('a closed conversation: the comments stay, a short note replaces the reply form and the edit controls', async () => {
+    const mine = { id: ME, first_name: 'Samuel', last_name: 'Jones', has_photo: false };
+    fakeReplica.set({
+      voiceEntries: [voiceEntry({ locked_at: '2026-03-05T10:00:00.000000Z' })],
+      comments: [
+        comment({ id: 'c1', comment: 'We have fixed the lock.', created_at: '2026-03-02T10:00:00.000Z' }),
+        comment({ id: 'c2', comment: 'Thank you!', creator: mine, created_at: '2026-03-03T10:00:00.000Z' }),
+        comment({ id: 'c3', comment: 'One more thing', creator: mine, sync_state: 'failed', sync_message: entryMessages.locked, created_at: '2026-03-06T10:00:00.000Z' }),
+      ],
+    });
+    renderApp(`/voice/comments/${ENTRY.id}`);
+    const items = within(await screen.findByRole('region', { name: 'Comments' })).getAllByRole('article');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining('We have fixed the lock.'),
+      expect.stringContaining('Thank you!'),
+      expect.stringContaining('One more thing'),
+    ]);
+    expect(screen.queryByRole('form', { name: 'Reply' })).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Reply' })).getByRole('note').textContent).toBe(entryMessages.locked);
+    expect(within(items[1]!).queryByRole('button', { name: /Edit/ })).toBeNull();
+    // A reply the server refused because the conversation closed: its words and the reason stay, nothing to retry.
+    expect(within(items[2]!).getByRole('alert').textContent).toBe(entryMessages.locked);
+    expect(within(items[2]!).queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(within(items[2]!).queryByRole('button', { name: /Edit/ })).toBeNull();
+  });
+
+  it('a lock that arrives while a reply is being written: the note shows, the form and its words stay', async () => {
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const box = within(await screen.findByRole('form', { name: 'Reply' })).getByLabelText('Your message') as HTMLTextAreaElement;
+    await user.type(box, 'Half a thought');
+    act(() => fakeReplica.set({ voiceEntries: [voiceEntry({ locked_at: '2026-03-05T10:00:00.000000Z' })] }));
+    expect(within(screen.getByRole('region', { name: 'Reply' })).getByRole('note').textContent).toBe(entryMessages.locked);
+    expect((within(replyForm()).getByLabelText('Your message') as HTMLTextAreaElement).value).toBe('Half a thought');
+  });
+
   it('shows the journal thread, and the missing-data message when the entry is not on the device', async () => {
     const entry = journalEntry();
     fakeReplica.set({ journalEntries: [entry], comments: [comment({ entry_id: entry.id, entry_type: 'journal', comment: 'Lovely!' })] });

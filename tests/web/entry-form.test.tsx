@@ -145,6 +145,15 @@ describe('EntryForm: saving', () => {
     expect(onSaved).toHaveBeenCalledTimes(1);
   });
 
+  it('an inappropriate drawing: the message beside the drawing', async () => {
+    const { user, onSubmit } = renderForm();
+    onSubmit.mockResolvedValueOnce({ ok: false, message: entryMessages.imageInappropriate, errors: { canvas: [entryMessages.imageInappropriate] } });
+    await user.type(words(), 'My picture');
+    await user.click(screen.getByRole('button', { name: 'Save entry' }));
+    expect(await screen.findAllByText(entryMessages.imageInappropriate)).toHaveLength(2); // the toast and the field
+    expect(describedText(screen.getByRole('button', { name: 'Add a drawing' }))).toContain(entryMessages.imageInappropriate);
+  });
+
   it('tells the person it will be sent later when saved offline', async () => {
     const { user, onSubmit } = renderForm();
     onSubmit.mockResolvedValueOnce(ok(true));

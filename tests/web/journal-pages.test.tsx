@@ -1,8 +1,9 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/app-providers';
+import { entryMessages } from '@/contract/entries';
 import type { EntriesPage, JournalEntriesQuery, Live } from '@/data/hooks';
 import type * as EntriesHooks from '@/data/hooks/use-entries';
 import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
@@ -15,7 +16,8 @@ const fake = vi.hoisted(() => ({
   entries: [] as unknown[],
   hasMore: false,
   loading: false,
-  queries: [] as { search?: string; limit: number }[],
+  queries: [] as JournalEntriesQuery[],
+  reactions: [] as string[],
   one: null as unknown,
   staff: [] as unknown[],
   save: vi.fn(),
@@ -28,7 +30,15 @@ vi.mock('@/data/hooks/use-entries', async (importOriginal) => ({
     return { data: { items: fake.entries as JournalDoc[], hasMore: fake.hasMore }, loading: fake.loading };
   },
   useJournalEntry: (): Live<JournalDoc | null> => ({ data: fake.one as JournalDoc | null, loading: false }),
-  useEmojis: () => ({ data: [{ id: 'e1', emoji: '😀', name: 'Happy', updated_at: '2026-01-01T00:00:00.000Z' }], loading: false }),
+  useJournalReactions: (): Live<string[]> => ({ data: fake.reactions, loading: false }),
+  useEmojis: () => ({
+    data: [
+      { id: 'e1', emoji: '😀', name: 'Happy', updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 'e2', emoji: '😢', name: 'Sad', updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 'e3', emoji: '😡', name: 'Angry', updated_at: '2026-01-01T00:00:00.000Z' },
+    ],
+    loading: false,
+  }),
 }));
 vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: (): Live<StaffDoc[]> => ({ data: fake.staff as StaffDoc[], loading: false }) }));
 vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: (): Live<ResidentDoc | null> => ({ data: null, loading: false }) }));
@@ -95,6 +105,7 @@ beforeEach(() => {
   fake.hasMore = false;
   fake.loading = false;
   fake.queries = [];
+  fake.reactions = [];
   fake.one = null;
   fake.staff = [ALI];
   fake.save.mockReset();
@@ -133,10 +144,82 @@ describe('/journal/entries', () => {
     fake.hasMore = true;
     const { user } = renderAt('/journal/entries');
     await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'football');
-    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20 });
-    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20 }), { timeout: SEARCH_DELAY_MS * 10 });
+    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} });
+    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20, filters: {} }), { timeout: SEARCH_DELAY_MS * 10 });
     await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40 });
+    expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40, filters: {} });
+  });
+
+  it('filters by date range, feeling and who can see it, on top of the search; each change starts from the first page', async () => {
+    fake.entries = [entry()];
+    fake.hasMore = true;
+    fake.reactions = ['😢', '😀'];
+    const { user } = renderAt('/journal/entries');
+    const search = screen.getByRole('search', { name: 'Search and filter your entries' });
+    const filters = within(search).getByRole('group', { name: 'Filter your entries' });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
+
+    fireEvent.change(within(filters).getByLabelText('From'), { target: { value: '2026-03-01' } });
+    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: { from: '2026-03-01' } });
+    fireEvent.change(within(filters).getByLabelText('To'), { target: { value: '2026-03-31' } });
+    expect((within(filters).getByLabelText('To') as HTMLInputElement).min).toBe('2026-03-01');
+    expect((within(filters).getByLabelText('From') as HTMLInputElement).max).toBe('2026-03-31');
+
+    // Only the feelings the person has used, named from the emoji list, in its order.
+    const feeling = within(filters).getByRole('combobox', { name: 'Feeling' });
+    expect(within(feeling).getAllByRole('option').map((o) => o.textContent)).toEqual(['Any feeling', '😀 Happy', '😢 Sad']);
+    await user.selectOptions(feeling, '😢 Sad');
+    await user.selectOptions(within(filters).getByRole('combobox', { name: 'Who can see it' }), 'Only me');
+    await user.type(within(search).getByRole('searchbox', { name: 'Search your entries' }), 'rain');
+    await vi.waitFor(() => expect(fake.queries.at(-1)?.search).toBe('rain'), { timeout: SEARCH_DELAY_MS * 10 });
+    expect(fake.queries.at(-1)).toEqual({ search: 'rain', limit: 20, filters: { from: '2026-03-01', to: '2026-03-31', reaction: '😢', sharing: 'private' } });
+  });
+
+  it('“Clear filters” clears the filters and the search, and is offered only when there is something to clear', async () => {
+    fake.entries = [entry()];
+    fake.reactions = ['😀'];
+    const { user } = renderAt('/journal/entries');
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Who can see it' }), 'Shared with someone');
+    await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'park');
+    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'park', limit: 20, filters: { sharing: 'shared' } }), { timeout: SEARCH_DELAY_MS * 10 });
+
+    const clear = screen.getByRole('button', { name: 'Clear filters' });
+    clear.focus();
+    await user.keyboard('{Enter}');
+    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} });
+    expect((screen.getByRole('searchbox', { name: 'Search your entries' }) as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement).value).toBe('');
+    expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+  });
+
+  it('offers no feeling filter before any feeling was used', () => {
+    fake.entries = [entry()];
+    renderAt('/journal/entries');
+    expect(screen.queryByRole('combobox', { name: 'Feeling' })).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Who can see it' })).toBeTruthy();
+  });
+
+  it('says plainly when nothing matches the filters', async () => {
+    const { user } = renderAt('/journal/entries');
+    expect(screen.getByRole('heading', { name: 'No entries yet.' })).toBeTruthy();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Who can see it' }), 'Only me');
+    expect(screen.getByRole('status').textContent).toBe('No entries match these filters.');
+    expect(screen.queryByRole('heading', { name: 'No entries yet.' })).toBeNull();
+    await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'kite');
+    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('No entries match “kite” with these filters.'), { timeout: SEARCH_DELAY_MS * 10 });
+  });
+
+  it('a closed conversation shows “Closed” and offers no edit', () => {
+    fake.entries = [entry({ id: 'f1', description: 'Open one' }), entry({ id: 'f2', description: 'Closed one', locked_at: '2026-03-02T10:00:00.000000Z', comments_count: 1 })];
+    renderAt('/journal/entries');
+    const [openCard, closedCard] = screen.getAllByRole('article');
+    expect(within(openCard!).queryByText('Closed')).toBeNull();
+    expect(within(openCard!).getByRole('link', { name: /Edit/ })).toBeTruthy();
+    expect(within(closedCard!).getByText('Closed')).toBeTruthy();
+    expect(within(closedCard!).queryByRole('link', { name: /Edit/ })).toBeNull();
+    expect(within(closedCard!).getByRole('link', { name: '1 comment' }).getAttribute('href')).toBe('/entries/comments/f2');
   });
 
   it('has a kind empty state', () => {
@@ -166,6 +249,15 @@ describe('/journal/edit/{id}', () => {
   it('says so kindly when the entry is not on this device', () => {
     renderAt('/journal/edit/missing');
     expect(screen.getByRole('heading', { name: 'This journal entry is not on this device right now.' })).toBeTruthy();
+  });
+
+  it('a closed conversation shows why it cannot be changed instead of the form', () => {
+    fake.one = entry({ id: 'f8', description: 'Closed words', locked_at: '2026-03-02T10:00:00.000000Z' });
+    renderAt('/journal/edit/f8');
+    expect(screen.getByText(entryMessages.locked)).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'What’s on your mind?' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'See the conversation' }).getAttribute('href')).toBe('/entries/comments/f8');
   });
 
   it('is filled in and saves the entry by its id', async () => {

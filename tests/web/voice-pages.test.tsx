@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { entryMessages } from '@/contract/entries';
 import { messages } from '@/contract/messages';
 import { setAccount } from '@/data/session-store';
 import { makeAccount } from './support/account';
-import { CATEGORY, categories, emojis, voiceEntry } from './support/entry-fixtures';
+import { CATEGORY, STAFF, categories, emojis, voiceEntry } from './support/entry-fixtures';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
@@ -16,7 +17,14 @@ vi.mock('@/data/hooks/use-comments', async () => {
   const { entryHooks } = await import('./support/fake-replica');
   return { useComments: entryHooks.useComments };
 });
-vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: () => ({ data: [], loading: false }) }));
+vi.mock('@/data/hooks/use-associated-users', async () => {
+  const { STAFF } = await import('./support/entry-fixtures');
+  return { useAssociatedUsers: () => ({ data: [STAFF], loading: false }) };
+});
+vi.mock('@/data/hooks/use-resident-details', async () => {
+  const { STAFF } = await import('./support/entry-fixtures');
+  return { useResidentDetails: () => ({ data: { key_worker: STAFF }, loading: false }) };
+});
 vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 
@@ -53,7 +61,14 @@ describe('/voice', () => {
     await user.type(screen.getByLabelText('What would you like to say?'), 'Someone is being unkind to me.');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(actions.save).toHaveBeenCalledTimes(1);
-    expect(actions.save.mock.calls[0]![0]).toMatchObject({ description: 'Someone is being unkind to me.', categoryId: CATEGORY.concern });
+    // Voice starts shared with the key worker and home management, and says so before sending.
+    expect(screen.getByText('You, Ali Khan and home management will see this entry.')).toBeTruthy();
+    expect(actions.save.mock.calls[0]![0]).toMatchObject({
+      description: 'Someone is being unkind to me.',
+      categoryId: CATEGORY.concern,
+      sharedWith: [STAFF.id],
+      sharedWithManagement: true,
+    });
     expect(actions.save.mock.calls[0]![1]).toBeUndefined();
     expect(await screen.findByRole('heading', { level: 1, name: 'Thank you for speaking up' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/voice/success');
@@ -64,6 +79,19 @@ describe('/voice', () => {
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'My messages' }).getAttribute('href')).toBe('/voice/entries');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+  });
+
+  it('a message kept private is sent with no one, and the next step says no one else will read it', async () => {
+    const { user } = renderApp('/voice');
+    await user.click(await screen.findByRole('button', { name: /Raise a concern/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Ali Khan/ }));
+    await user.click(screen.getByRole('checkbox', { name: /home management/i }));
+    expect(screen.getByText('Only you will see this entry.')).toBeTruthy();
+    await user.type(screen.getByLabelText('What would you like to say?'), 'Just for me.');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(actions.save.mock.calls[0]![0]).toMatchObject({ sharedWith: [], sharedWithManagement: false });
+    expect(await screen.findByText(/You chose to keep this to yourself, so staff will not see it/)).toBeTruthy();
+    expect(screen.queryByText(/Staff will read this/)).toBeNull();
   });
 });
 
@@ -106,6 +134,44 @@ describe('/voice/entries', () => {
     expect(within(items[0]!).getByRole('link', { name: 'Edit this message' }).getAttribute('href')).toBe('/voice/edit/v-new');
     expect(within(screen.getByRole('region', { name: 'Share good news' })).getByText('I passed my test')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Make a complaint' })).toBeNull();
+  });
+});
+
+describe('closed conversations (locked_at)', () => {
+  it('a closed message says “Closed” and offers no edit; its conversation stays one tap away', async () => {
+    fakeReplica.set({
+      voiceEntries: [
+        voiceEntry({ id: 'v-open', description: 'Still open', created_at: '2026-03-05T10:00:00.000Z', sort_key: '2026-03-05T10:00:00.000Z' }),
+        voiceEntry({ id: 'v-closed', description: 'Sorted now', locked_at: '2026-03-03T10:00:00.000000Z', comments_count: 2 }),
+      ],
+    });
+    renderApp('/voice/entries');
+    const [open, closed] = within(await screen.findByRole('region', { name: 'Raise a concern' })).getAllByRole('listitem');
+    expect(within(open!).getByText('Sent')).toBeTruthy();
+    expect(within(open!).getByRole('link', { name: 'Edit this message' })).toBeTruthy();
+    expect(within(closed!).getByText('Closed')).toBeTruthy();
+    expect(within(closed!).queryByText('Sent')).toBeNull();
+    expect(within(closed!).queryByRole('link', { name: 'Edit this message' })).toBeNull();
+    expect(within(closed!).getByRole('link', { name: '2 comments on this message' }).getAttribute('href')).toBe('/voice/comments/v-closed');
+  });
+
+  it('/voice/edit of a closed message shows why instead of the form', async () => {
+    fakeReplica.set({ voiceEntries: [voiceEntry({ id: 'v-closed', description: 'Sorted now', locked_at: '2026-03-03T10:00:00.000000Z' })] });
+    renderApp('/voice/edit/v-closed');
+    expect(await screen.findByText(entryMessages.locked)).toBeTruthy();
+    expect(screen.queryByDisplayValue('Sorted now')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'See the conversation' }).getAttribute('href')).toBe('/voice/comments/v-closed');
+  });
+
+  it('a lock that arrives while the person is typing keeps the form and their words', async () => {
+    fakeReplica.set({ voiceEntries: [voiceEntry({ id: 'v-1', description: 'First words' })] });
+    const { user } = renderApp('/voice/edit/v-1');
+    const box = (await screen.findByDisplayValue('First words')) as HTMLTextAreaElement;
+    await user.type(box, ', and more');
+    act(() => fakeReplica.set({ voiceEntries: [voiceEntry({ id: 'v-1', description: 'First words', locked_at: '2026-03-03T10:00:00.000000Z' })] }));
+    expect(screen.queryByText(entryMessages.locked)).toBeNull();
+    expect((screen.getByDisplayValue('First words, and more') as HTMLTextAreaElement).value).toBe('First words, and more');
   });
 });
 

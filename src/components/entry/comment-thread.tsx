@@ -9,6 +9,7 @@ import { Avatar } from '@/components/avatar';
 import { LoadingText } from '@/components/loading-text';
 import { RelativeTime } from '@/components/relative-time';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
+import { useLockedWhenOpened } from './use-locked-when-opened';
 import './comment-thread.css';
 
 interface FileRef {
@@ -79,16 +80,21 @@ function Text({ value }: { value: string | null }) {
 function CommentItem({
   comment,
   mine,
+  locked,
   emojis,
   update,
 }: {
   comment: CommentDoc;
   mine: boolean;
+  /** The conversation is closed: one's own replies can no longer be edited or sent again. */
+  locked: boolean;
   emojis: readonly ReplyEmoji[];
   update: CommentThreadProps['update'];
 }) {
   const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
+  // An edit already open when the conversation closes stays open, so its words are not lost.
   const [editing, setEditing] = useState(false);
+  const changeable = mine && !locked;
   const [retrying, setRetrying] = useState(false);
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
 
@@ -132,17 +138,19 @@ function CommentItem({
         {mine && !editing && comment.sync_state === 'failed' ? (
           <div className="thread__failed" role="alert">
             <p className="field__error">{comment.sync_message || entryMessages.replyFailed}</p>
-            <div className="actions">
-              <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
-                Try again
-              </button>
-              <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
-                Edit
-              </button>
-            </div>
+            {locked ? null : (
+              <div className="actions">
+                <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+                  Try again
+                </button>
+                <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+                  Edit
+                </button>
+              </div>
+            )}
           </div>
         ) : null}
-        {mine && !editing && comment.sync_state !== 'failed' ? (
+        {changeable && !editing && comment.sync_state !== 'failed' ? (
           <button type="button" className="button button--ghost thread__edit" onClick={() => setEditing(true)}>
             Edit<span className="visually-hidden"> your reply</span>
           </button>
@@ -154,13 +162,19 @@ function CommentItem({
 
 /**
  * An entry and its conversation: the entry at the top, comments oldest first, then a reply form.
- * Shared by the journal and voice comment screens; the writes come in as props.
+ * Shared by the journal and voice comment screens; the writes come in as props. Once staff close
+ * the conversation (the entry's locked_at), the comments stay and a short note replaces the reply
+ * form and the edit controls (the server would refuse both); a form already being written when the
+ * lock arrives stays, so nothing typed is lost, and sending it then says why it cannot go.
  */
 export function CommentThread({ entryType, entry, post, update }: CommentThreadProps) {
   const account = useAccount();
   const comments = useComments(entryType, entry.id);
   const emojis = useEmojis().data;
   const me = account?.user.id ?? null;
+  const locked = Boolean(entry.locked_at);
+  // A reply being written when the conversation closes keeps its form (and words) under the note.
+  const lockedWhenOpened = useLockedWhenOpened(entry);
 
   return (
     <div className="thread">
@@ -190,7 +204,7 @@ export function CommentThread({ entryType, entry, post, update }: CommentThreadP
         {comments.data.length > 0 ? (
           <ol className="thread__list">
             {comments.data.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} emojis={emojis} update={update} />
+              <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} locked={locked} emojis={emojis} update={update} />
             ))}
           </ol>
         ) : null}
@@ -200,7 +214,12 @@ export function CommentThread({ entryType, entry, post, update }: CommentThreadP
         <h2 id="thread-reply-title" className="section-title">
           Reply
         </h2>
-        {entry.local_only ? (
+        {locked ? (
+          <p className="thread__locked" role="note">
+            {entryMessages.locked}
+          </p>
+        ) : null}
+        {lockedWhenOpened ? null : entry.local_only ? (
           <p className="small-print">You can reply once your entry has been sent.</p>
         ) : (
           <ReplyForm

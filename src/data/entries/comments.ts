@@ -1,17 +1,20 @@
 /**
  * Comments and replies on journal and voice entries: the same write path as entries (validate,
- * resize, image check online, optimistic pending document, outbox multipart with files[i]).
- * SPEC §8: a refusal without a server message reads "Failed to post reply.".
+ * resize, image check online, optimistic pending document, outbox multipart with files[i]; a
+ * create sends the optimistic document's id). A closed conversation (the entry's locked_at set)
+ * takes no new reply and no edit. SPEC §8: a refusal without a server message reads "Failed to
+ * post reply.".
  */
 import { entryMessages, type EntryFile } from '@/contract/entries';
 import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
 import { applyLocalChange } from '../replica/local-writes';
-import { getReplica } from '../replica/replica-store';
 import type { CommentDoc, EntryDoc } from '../replica/types';
+import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
-import { checkImages, creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './save-entry';
+import { replicaForWrite } from './replica-for-write';
 import type { CommentDraft, EntryType, WriteResult } from './types';
 import { checkSizes, validateComment } from './validate';
+import { creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
 
 const firstError = (errors: Record<string, string[]>) => Object.values(errors)[0]?.[0] ?? entryMessages.replyFailed;
 
@@ -24,7 +27,7 @@ interface CommentTarget {
 }
 
 async function writeComment(target: CommentTarget, draft: CommentDraft, now: Date): Promise<WriteResult> {
-  const open = getReplica();
+  const open = await replicaForWrite();
   if (!open) return refused(entryMessages.replyFailed);
 
   const existing = target.commentId
@@ -35,6 +38,8 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
   const entry = (await open.db[target.entryType].findOne(entryId).exec())?.toJSON() as EntryDoc | undefined;
   // The server does not know this entry yet: a reply would point at nothing.
   if (entry?.local_only) return refused(STILL_SENDING);
+  // Staff closed the conversation: the server would refuse a reply or an edit (422).
+  if (entry?.locked_at) return refused(entryMessages.locked);
 
   const errors = await validateComment(draft);
   if (Object.keys(errors).length) return refused(firstError(errors), errors);
@@ -42,7 +47,7 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
   const sizeErrors = checkSizes(files, null);
   if (Object.keys(sizeErrors).length) return refused(firstError(sizeErrors), sizeErrors);
   const check = await checkImages(open.identity.residentId, files);
-  if (check === 'refused') return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
+  if (check.outcome === 'refused') return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
 
   const createsAgain = Boolean(existing?.local_only);
   if (existing && createsAgain && existing.sync_outbox_id) {
@@ -80,7 +85,8 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
       method: 'POST',
       path: update ? `${base}/${encodeURIComponent(id)}` : base,
       ...(update ? { methodOverride: 'PUT' as const } : {}),
-      fields: { entry_id: entryId, comment, reaction },
+      // Create only: the server keeps the id (src/contract/comments.ts).
+      fields: { ...(update ? {} : { id }), entry_id: entryId, comment, reaction },
       files,
       idempotencyKey: outboxId,
       local: { collection: 'comments', id },
@@ -92,7 +98,7 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
     await applyLocalChange('comments', id, {}, { state: 'failed', message: entryMessages.replyFailed, outbox_id: null }).catch(() => undefined);
     return refused(entryMessages.replyFailed);
   }
-  return { ok: true, id, queuedOffline: check === 'offline' || !isOnline() };
+  return { ok: true, id, queuedOffline: check.outcome === 'offline' || !isOnline() };
 }
 
 /** POST .../entries/comments (entry_id, comment, reaction, files[i]). */

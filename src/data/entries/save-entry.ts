@@ -1,69 +1,30 @@
 /**
  * The one write path of journal and voice entries (create and update), shared by the features'
- * thin actions. Order: validate (contract texts, files by name and by first bytes) → resize photos
- * on the device → sizes → image check when online (refused: "Image added is inappropriate", nothing
- * queued; offline or unreachable: queued anyway, the server checks every image when it arrives) →
- * pending files kept encrypted in the replica → the optimistic document (pending) → the outbox
- * (multipart per SPEC §5, Idempotency-Key = outbox id). Nothing here waits on the network except
- * the image check.
+ * thin actions. Order: the replica (waiting briefly for it just after a page load) → a locked entry
+ * is refused → validate (contract texts, files by name and by first bytes) → resize photos on the
+ * device → sizes → image check of the photos and the drawing when online (refused: "Image added is
+ * inappropriate", nothing queued; offline or unreachable: queued anyway) → pending files kept
+ * encrypted in the replica → the optimistic document (pending) → the outbox (multipart per SPEC §5,
+ * Idempotency-Key = outbox id). A create sends the optimistic document's id, so the server's row
+ * and the local document are one document (settle.ts, docs/offline-outbox.md). Nothing here waits
+ * on the network except the image check.
  */
-import { checkImage } from '@/api/entries/check-image';
 import type { FieldErrors } from '@/contract/envelope';
-import { entryLimits, entryMessages, type EntryFile } from '@/contract/entries';
-import { resizeImage } from '@/lib/resize-image';
+import { entryMessages, type EntryFile } from '@/contract/entries';
 import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
 import { applyLocalChange } from '../replica/local-writes';
-import { getReplica, type OpenReplica } from '../replica/replica-store';
-import { ACCOUNT_DOC_ID, type AccountDoc, type EntryDoc } from '../replica/types';
+import type { EntryDoc } from '../replica/types';
+import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
+import { replicaForWrite } from './replica-for-write';
 import type { EntryDraft, EntryType, WriteResult } from './types';
 import { checkSizes, localStamp, validateEntry } from './validate';
+import { creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
 
-export const STILL_SENDING = 'This entry is still being sent. Please try again in a moment.';
-
-const PATHS: Record<EntryType, string> = {
-  journal: '/v1/projects/residents/journal/entries',
-  voice: '/v1/projects/residents/voices/entries',
-};
 const LABELS: Record<EntryType, string> = { journal: 'Journal entry', voice: 'Voice entry' };
 
-export const entriesPath = (type: EntryType): string => PATHS[type];
-export const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
-
-export const refused = (message: string, errors: FieldErrors = {}): WriteResult => ({ ok: false, message, errors });
 const hasErrors = (errors: FieldErrors) => Object.keys(errors).length > 0;
 const firstError = (errors: FieldErrors, fallback: string) => Object.values(errors)[0]?.[0] ?? fallback;
-
-/** The signed-in person as an entry's creator (from the account kept in the replica). */
-export async function creatorOf(open: OpenReplica): Promise<Record<string, unknown>> {
-  const doc = await open.db.resident.findOne(ACCOUNT_DOC_ID).exec().catch(() => null);
-  const user = (doc?.toJSON() as AccountDoc | undefined)?.account.user;
-  return user
-    ? { id: user.id, first_name: user.first_name, last_name: user.last_name, has_photo: user.has_photo }
-    : { id: open.identity.userId, first_name: '', last_name: '', has_photo: false };
-}
-
-/** Photos resized (longest side entryLimits.imageMaxDimension, JPEG ~0.85); other files as they are. */
-export function prepareFiles(files: readonly File[]): Promise<File[]> {
-  return Promise.all(files.map((file) => resizeImage(file, { maxDimension: entryLimits.imageMaxDimension, quality: 0.85 })));
-}
-
-/**
- * Online: asks the server about each image. `refused` when one is inappropriate; `offline` when the
- * check could not be made for want of a network (status 0); otherwise `ok` (a failing check does
- * not block: the server checks again when the entry arrives).
- */
-export async function checkImages(residentId: string | null, files: readonly File[]): Promise<'ok' | 'offline' | 'refused'> {
-  if (!isOnline()) return 'offline';
-  if (!residentId) return 'ok';
-  for (const file of files) {
-    if (!file.type.startsWith('image/')) continue;
-    const result = await checkImage(residentId, file, file.name);
-    if (result.ok && result.data.inappropriate) return 'refused';
-    if (!result.ok && result.status === 0) return 'offline';
-  }
-  return 'ok';
-}
 
 export interface SaveEntryOptions {
   /** Update this entry (absent: create). */
@@ -73,13 +34,15 @@ export interface SaveEntryOptions {
 
 export async function saveEntry(type: EntryType, draft: EntryDraft, options: SaveEntryOptions = {}): Promise<WriteResult> {
   const failure = options.id ? entryMessages.updateFailed : entryMessages.postFailed;
-  const open = getReplica();
+  const open = await replicaForWrite();
   if (!open) return refused(failure);
   const collection = open.db[type];
   const now = options.now ?? new Date();
 
   const existing = options.id ? ((await collection.findOne(options.id).exec())?.toJSON() as EntryDoc | undefined) : undefined;
   if (options.id && !existing) return refused(failure);
+  // Staff closed the conversation: the server would refuse the change (422), so nothing is queued.
+  if (existing?.locked_at) return refused(entryMessages.locked);
 
   const errors = await validateEntry(
     type,
@@ -93,9 +56,9 @@ export async function saveEntry(type: EntryType, draft: EntryDraft, options: Sav
   const sizeErrors = checkSizes(files, draft.canvas);
   if (hasErrors(sizeErrors)) return refused(firstError(sizeErrors, failure), sizeErrors);
 
-  const check = await checkImages(open.identity.residentId, files);
-  if (check === 'refused') {
-    return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
+  const check = await checkImages(open.identity.residentId, files, draft.canvas ?? null);
+  if (check.outcome === 'refused') {
+    return refused(entryMessages.imageInappropriate, { [check.field]: [entryMessages.imageInappropriate] });
   }
 
   // An entry the server has not created yet is edited by replacing its queued create.
@@ -152,6 +115,8 @@ export async function saveEntry(type: EntryType, draft: EntryDraft, options: Sav
 
   const update = Boolean(existing) && !createsAgain;
   const fields: Record<string, unknown> = {
+    // Create only: the server keeps this id (src/contract/entries.ts clientIdSchema).
+    ...(update ? {} : { id }),
     description,
     reaction,
     shared_with: sharedWith,
@@ -162,7 +127,7 @@ export async function saveEntry(type: EntryType, draft: EntryDraft, options: Sav
   try {
     await enqueueWrite({
       method: 'POST',
-      path: update ? `${PATHS[type]}/${encodeURIComponent(id)}` : PATHS[type],
+      path: update ? `${entriesPath(type)}/${encodeURIComponent(id)}` : entriesPath(type),
       ...(update ? { methodOverride: 'PUT' as const } : {}),
       fields,
       files,
@@ -178,5 +143,5 @@ export async function saveEntry(type: EntryType, draft: EntryDraft, options: Sav
     await applyLocalChange(type, id, {}, { state: 'failed', message: failure, outbox_id: null }).catch(() => undefined);
     return refused(failure);
   }
-  return { ok: true, id, queuedOffline: check === 'offline' || !isOnline() };
+  return { ok: true, id, queuedOffline: check.outcome === 'offline' || !isOnline() };
 }

@@ -47,14 +47,19 @@ export function todaysRoster$(db: ReplicaDatabase, today: string): Observable<Ro
   );
 }
 
+/**
+ * Newest comment first: by the latest comment's time, then its id. SPEC §4 sorts by comment_id,
+ * which was time order while the server made every id (UUIDv7); a reply's id is now made on the
+ * device (a random UUID), so the id alone no longer says which came last.
+ */
+const byNewestComment = (a: FeedbackDoc, b: FeedbackDoc): number =>
+  b.latest_comment.created_at.localeCompare(a.latest_comment.created_at) || b.comment_id.localeCompare(a.comment_id);
+
 /** SPEC §4: awaiting the young person's response, not locked, newest comment first. */
 export function feedback$(db: ReplicaDatabase, type?: 'journal' | 'voice'): Observable<FeedbackDoc[]> {
   return db.feedback
-    .find({
-      selector: { awaiting_resident_response: true, locked_at: null, ...(type ? { type } : {}) },
-      sort: [{ comment_id: 'desc' }],
-    })
-    .$.pipe(map((docs) => plain<FeedbackDoc>(docs)));
+    .find({ selector: { awaiting_resident_response: true, locked_at: null, ...(type ? { type } : {}) } })
+    .$.pipe(map((docs) => plain<FeedbackDoc>(docs).sort(byNewestComment)));
 }
 
 export function feedbackCounts$(db: ReplicaDatabase): Observable<FeedbackCounts> {

@@ -1,25 +1,39 @@
 import { useCallback } from 'react';
 import type { OpenReplica } from '../replica/replica-store';
 import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../replica/types';
-import { emojis$, entry$, journalEntries$, voiceCategories$, voiceEntries$, type EntriesPage } from './entry-queries';
+import { emojis$, entry$, voiceCategories$, voiceEntries$ } from './entry-queries';
+import { journalEntries$, journalReactions$, type EntriesPage, type JournalFilters } from './journal-entries-query';
 import { useLive, type Live } from './use-live';
 
 const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
 const noVoice: VoiceDoc[] = [];
 const noCategories: VoiceCategoryDoc[] = [];
 const noEmojis: EmojiDoc[] = [];
+const noReactions: string[] = [];
 
 export interface JournalEntriesQuery {
   /** Words to find in the entries' text (matched on the device, over the decrypted text). */
   readonly search?: string;
   /** How many to show (raise it to load more). */
   readonly limit: number;
+  /** Date range, reaction and sharing (on the device too). */
+  readonly filters?: JournalFilters;
 }
 
 /** Journal entries, newest first (entry date and time), pending and failed ones included. */
-export function useJournalEntries({ search = '', limit }: JournalEntriesQuery): Live<EntriesPage<JournalDoc>> {
-  const factory = useCallback((open: OpenReplica) => journalEntries$(open.db, search, limit), [search, limit]);
+export function useJournalEntries({ search = '', limit, filters = {} }: JournalEntriesQuery): Live<EntriesPage<JournalDoc>> {
+  const { from, to, reaction, sharing } = filters;
+  const factory = useCallback(
+    (open: OpenReplica) => journalEntries$(open.db, search, limit, { from, to, reaction, sharing }),
+    [search, limit, from, to, reaction, sharing],
+  );
   return useLive('journal', factory, emptyPage, (page) => page.items.length === 0);
+}
+
+/** The reactions the young person has used in their journal (for the list's reaction filter). */
+export function useJournalReactions(): Live<string[]> {
+  const factory = useCallback((open: OpenReplica) => journalReactions$(open.db), []);
+  return useLive('journal', factory, noReactions, (list) => list.length === 0);
 }
 
 /** One journal entry (null when missing). */

@@ -36,9 +36,9 @@ export interface SyncStateValue {
 /** Where outcomes land: the replica (default) or a test double. */
 export interface OutcomeSink {
   /**
-   * `result`: for a delivered write, what the server answered. When its `id` differs from the local
-   * document's (a create: the server makes its own id), the replica swaps the optimistic document
-   * for the server's copy (src/data/entries/settle.ts). Applying it twice changes nothing.
+   * `result`: for a delivered write, what the server answered: the replica turns the optimistic
+   * document into the server's copy (src/data/entries/settle.ts; a create answered under another id,
+   * queued by an older build, is swapped for it). Applying it twice changes nothing.
    */
   setSyncState(local: LocalRef, sync: SyncStateValue, result?: OutboxResult | null): Promise<void>;
   requestResync(topics: readonly SyncTopic[]): void;

@@ -1,4 +1,5 @@
 import { CSRF_HEADER_NAME } from '@/contract/http';
+import { chosenMessages } from '@/contract/messages';
 import type { DataKey } from '../crypto/key-vault';
 import { isRetryable, retryDelayMs } from './backoff';
 import { openBytes, openValue, sealValue } from './seal';
@@ -93,6 +94,27 @@ export function messageOf(body: unknown): string {
     if (typeof message === 'string') return message;
   }
   return '';
+}
+
+function firstFieldError(body: unknown): string {
+  const errors = body && typeof body === 'object' ? (body as Record<string, unknown>).errors : null;
+  if (!errors || typeof errors !== 'object') return '';
+  for (const list of Object.values(errors as Record<string, unknown>)) {
+    const first: unknown = Array.isArray(list) ? list[0] : null;
+    if (typeof first === 'string' && first) return first;
+  }
+  return '';
+}
+
+/**
+ * The text a refusal leaves on the document: the server's message, or, when that is only the
+ * generic "Some details need fixing", its first field error, which says what went wrong (staff
+ * closed the conversation, an image was inappropriate). Empty when the answer has neither.
+ */
+export function refusalTextOf(body: unknown): string {
+  const message = messageOf(body);
+  if (message && message !== chosenMessages.validationFailed) return message;
+  return firstFieldError(body) || message;
 }
 
 /** The part of a 2xx answer the page needs: `data.id` and `data` (see OutboxResult). */
@@ -256,7 +278,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     }
 
     // 422 and any other refusal: failed, the body kept, the server's message (or ours) recorded.
-    const message = messageOf(response.body) || meta.failureMessage;
+    const message = refusalTextOf(response.body) || meta.failureMessage;
     await updateRecord(options, record.id, (current) => ({
       ...current,
       state: 'failed',

@@ -83,8 +83,8 @@ export interface OutboxRecord {
   failure: string | null;
   /**
    * Ciphertext of what the server answered to a delivered write (`OutboxResult`), kept until a page
-   * has applied the outcome: the created row's id lets the page swap the optimistic document (local
-   * id) for the server's (src/data/entries/settle.ts). Absent on entries written before it existed.
+   * has applied the outcome: the row lets the page turn the optimistic document into the server's
+   * copy (src/data/entries/settle.ts). Absent on entries written before it existed.
    */
   result?: string | null;
   /** The outcome (sent / failed) has been applied to the local replica by a page. */

@@ -40,3 +40,24 @@ export function whenReplicaOpen(): Promise<OpenReplica> {
     });
   });
 }
+
+/**
+ * Resolves with the open replica, waiting at most `timeoutMs` for one to open (null after that).
+ * Writes use it: just after a page load the session is known but its replica is still opening.
+ */
+export function whenReplicaOpenWithin(timeoutMs: number): Promise<OpenReplica | null> {
+  const current = replicaStore.get();
+  if (current) return Promise.resolve(current);
+  return new Promise((resolve) => {
+    const finish = (open: OpenReplica | null) => {
+      clearTimeout(timer);
+      stop();
+      resolve(open);
+    };
+    const timer = setTimeout(() => finish(null), timeoutMs);
+    const stop = replicaStore.subscribe(() => {
+      const next = replicaStore.get();
+      if (next) finish(next);
+    });
+  });
+}

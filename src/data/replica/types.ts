@@ -79,8 +79,8 @@ export interface FileDoc extends SyncFields {
 /**
  * Journal and voice entries. `sort_key` (clear, indexed) orders the lists newest first: journal
  * `entry_date` + `T` + `entry_time`, voice `created_at`. `local_only` is true for an entry written on
- * this device that the server has not created yet (its id is the write's Idempotency-Key; the
- * server's own id replaces it once sent, see src/data/entries/settle.ts).
+ * this device that the server has not created yet (its id is the write's Idempotency-Key, sent with
+ * the create and kept by the server, see src/data/entries/settle.ts).
  */
 interface EntryExtras {
   sort_key: string;

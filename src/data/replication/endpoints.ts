@@ -115,7 +115,7 @@ export function feedbackReplication(): Replicated {
   return { key: 'feedback', topics: ['feedback', 'journal', 'voice'], config: config as unknown as PullConfig };
 }
 
-/** Server rows → replica documents (without sync fields), shared with src/data/entries/settle.ts. */
+/** Server rows → replica documents (without sync fields), shared with src/data/entries/server-copy.ts. */
 export const journalDocOf = (row: JournalEntry): Record<string, unknown> => ({
   ...strip(row),
   sort_key: `${row.entry_date}T${row.entry_time}`,
@@ -128,6 +128,9 @@ export const commentDocOf = (entryType: 'journal' | 'voice', row: Comment): Reco
   local_only: false,
 });
 
+/** What staff or the server change on an entry, never the young person (see PullConfig.serverFields). */
+const ENTRY_SERVER_FIELDS = ['locked_at', 'comments_count'] as const;
+
 /** Journal entries: sort key `entry_date` + `T` + `entry_time` (newest first in the hooks). */
 export function journalReplication(): Replicated {
   const config: PullConfig<JournalEntry> = {
@@ -138,6 +141,7 @@ export function journalReplication(): Replicated {
     schema: journalPageSchema,
     query: { relations: ['files', 'creator'] },
     toDoc: journalDocOf,
+    serverFields: ENTRY_SERVER_FIELDS,
   };
   return { key: 'journal', topics: ['journal'], config: config as unknown as PullConfig };
 }
@@ -152,6 +156,7 @@ export function voiceReplication(): Replicated {
     schema: voicePageSchema,
     query: { relations: ['files', 'creator'] },
     toDoc: voiceDocOf,
+    serverFields: ENTRY_SERVER_FIELDS,
   };
   return { key: 'voice', topics: ['voice'], config: config as unknown as PullConfig };
 }

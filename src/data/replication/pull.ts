@@ -9,9 +9,9 @@
  * - Single document: fetched whole; it counts as new only when its `updated_at` is after the
  *   checkpoint's (string comparison, both are fixed-width UTC ISO strings).
  * - `deleted_at` becomes `_deleted` (a tombstone removes the document from every query).
- * - The modifier keeps an optimistic local document (`sync_state` pending or failed) as it is and
- *   parks the server's copy in its encrypted `sync_server` field; `setSyncState(..., 'synced')`
- *   then swaps the server copy in (see ../replica/local-writes.ts).
+ * - The modifier keeps an optimistic local document (`sync_state` pending or failed) as it is
+ *   (apart from `serverFields`) and parks the server's copy in its encrypted `sync_server` field;
+ *   `setSyncState(..., 'synced')` then swaps the server copy in (see ../replica/local-writes.ts).
  */
 import type { RxCollection, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
@@ -39,6 +39,12 @@ interface BaseConfig<Row extends SyncedRow> {
   readonly path: string;
   /** Server row → plain document without the sync fields (those are added here). */
   readonly toDoc: (row: Row) => Record<string, unknown>;
+  /**
+   * Fields only the server changes (an entry's lock, its comment count): taken from a pulled copy
+   * even while a local change is pending or failed, so the screens know at once that staff closed
+   * the conversation. Everything else waits in `sync_server`.
+   */
+  readonly serverFields?: readonly string[];
 }
 
 export interface PagedPullConfig<Row extends SyncedRow> extends BaseConfig<Row> {
@@ -148,7 +154,8 @@ export function startPull<Row extends SyncedRow>(
     const current = local.toMutableJSON() as Doc & { sync_state?: string };
     if (current.sync_state === 'synced' || current.sync_state === undefined) return incoming;
     const { sync_server: _ignored, ...server } = incoming;
-    return { ...current, sync_server: server, _deleted: false } as WithDeleted<Doc>;
+    const owned = (generic.serverFields ?? []).filter((field) => field in server).map((field) => [field, server[field]]);
+    return { ...current, ...Object.fromEntries(owned), sync_server: server, _deleted: false } as WithDeleted<Doc>;
   };
 
   return replicateRxCollection<Doc, Checkpoint>({

@@ -3,11 +3,17 @@ export interface VoiceSuccessState {
   readonly categoryId: string;
   readonly categoryName: string;
   readonly queuedOffline: boolean;
+  /** False when the young person chose that no one else sees it (then no one will reply). */
+  readonly sharedWithStaff?: boolean;
 }
 
 const CHILDLINE = 'If you feel unsafe right now, tell an adult you trust or call Childline on 0800 1111.';
 
-export function nextStepsFor(categoryName: string): string {
+const KEPT_PRIVATE =
+  'You chose to keep this to yourself, so staff will not see it. If you want someone to read it, open it in My messages, choose who can see it and save.';
+
+export function nextStepsFor(categoryName: string, sharedWithStaff = true): string {
+  if (!sharedWithStaff) return `${KEPT_PRIVATE} ${CHILDLINE}`;
   const name = categoryName.trim().toLowerCase();
   if (name.includes('concern')) return `Staff will read this and talk to you about it. ${CHILDLINE}`;
   if (name.includes('complaint'))

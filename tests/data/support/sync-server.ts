@@ -7,6 +7,7 @@ import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { getAccount } from '@/api/users/get-account';
 import type { Account } from '@/contract/users';
+import { CSRF_COOKIE } from '@/contract/app-config';
 import type { Client } from '../../server/support/client';
 import { startTestServer, type TestServer } from '../../server/support/server';
 
@@ -25,11 +26,13 @@ export interface SyncTestServer {
   signIn(username?: string): Promise<Account>;
   /** Forgets the session cookies (the next request answers 401). */
   dropCookies(): void;
+  /** The signed-in client's anti-forgery token (the XSRF-TOKEN cookie), for the outbox's writes. */
+  csrfToken(): string | null;
   close(): Promise<void>;
 }
 
-export async function startSyncServer(): Promise<SyncTestServer> {
-  const server = await startTestServer();
+export async function startSyncServer(options: Parameters<typeof startTestServer>[0] = {}): Promise<SyncTestServer> {
+  const server = await startTestServer(options);
   const requests: RecordedRequest[] = [];
   let client: Client | null = null;
   const original = globalThis.fetch;
@@ -65,6 +68,9 @@ export async function startSyncServer(): Promise<SyncTestServer> {
     },
     dropCookies() {
       client?.jar.clear();
+    },
+    csrfToken() {
+      return client?.jar.get(CSRF_COOKIE) ?? null;
     },
     async close() {
       globalThis.fetch = original;

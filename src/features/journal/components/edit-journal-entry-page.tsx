@@ -1,5 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/components/entry/entry-form';
+import { LockedEntryNotice } from '@/components/entry/locked-entry-notice';
+import { useLockedWhenOpened } from '@/components/entry/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
@@ -9,10 +11,14 @@ import { saveJournalEntry } from '../actions/save-journal-entry';
 import { journalSurfaceStyle } from '../journal-surface';
 import './journal.css';
 
-/** /journal/edit/{id}: the entry's form, filled in; saving replaces it (or its unsent copy). */
+/**
+ * /journal/edit/{id}: the entry's form, filled in; saving replaces it (or its unsent copy). A closed
+ * conversation (locked_at) shows why it cannot be changed instead.
+ */
 export function EditJournalEntryPage() {
   const { id = '' } = useParams();
   const entry = useJournalEntry(id || null);
+  const locked = useLockedWhenOpened(entry.data);
 
   if (!entry.data) {
     return (
@@ -32,6 +38,14 @@ export function EditJournalEntryPage() {
             It may still be on its way, or it may have been removed. Try again when you are online.
           </EmptyState>
         )}
+      </div>
+    );
+  }
+  if (locked) {
+    return (
+      <div className="page journal">
+        <PageHeading>Edit journal entry</PageHeading>
+        <LockedEntryNotice conversationTo={`/entries/comments/${entry.data.id}`} backTo="/journal/entries" backLabel="Back to my entries" />
       </div>
     );
   }

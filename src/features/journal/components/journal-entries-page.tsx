@@ -4,22 +4,38 @@ import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { TextField } from '@/components/text-field';
-import { useEmojis, useJournalEntries } from '@/data/hooks';
+import { useEmojis, useJournalEntries, useJournalReactions, type JournalFilters } from '@/data/hooks';
 import { markIndexVisited } from '@/data/index-visited';
 import { JournalEntryCard } from './journal-entry-card';
+import { isFiltering, JournalFiltersFields, reactionOptions } from './journal-filters';
 import './journal.css';
 
 export const PAGE_SIZE = 20;
 export const SEARCH_DELAY_MS = 300;
 
-/** /journal/entries: the person's entries, newest first, searched as they type; unsent ones say so. */
+const NO_FILTERS: JournalFilters = {};
+
+/** What an empty result says, in plain words. */
+export function noMatchText(search: string, filtering: boolean): string {
+  if (search && filtering) return `No entries match “${search}” with these filters.`;
+  if (search) return `No entries match “${search}”.`;
+  return 'No entries match these filters.';
+}
+
+/**
+ * /journal/entries: the person's entries, newest first, searched as they type and filtered by
+ * date, feeling and who can see them, all on the device (works offline); unsent ones say so.
+ */
 export function JournalEntriesPage() {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
+  const [filters, setFilters] = useState<JournalFilters>(NO_FILTERS);
   const [limit, setLimit] = useState(PAGE_SIZE);
-  const entries = useJournalEntries({ search, limit });
+  const entries = useJournalEntries({ search, limit, filters });
   const emojis = useEmojis();
+  const used = useJournalReactions();
   const { items, hasMore } = entries.data;
+  const filtering = isFiltering(filters);
 
   useEffect(() => markIndexVisited('journal'), []);
 
@@ -31,6 +47,16 @@ export function JournalEntriesPage() {
     return () => clearTimeout(timer);
   }, [typed]);
 
+  const changeFilters = (next: JournalFilters) => {
+    setFilters(next);
+    setLimit(PAGE_SIZE);
+  };
+  const clear = () => {
+    setTyped('');
+    setSearch('');
+    changeFilters(NO_FILTERS);
+  };
+
   return (
     <div className="page journal">
       <PageHeading>Journal entries</PageHeading>
@@ -39,14 +65,23 @@ export function JournalEntriesPage() {
           Write an entry
         </Link>
       </nav>
-      <div role="search" className="journal__search">
+      <div role="search" aria-label="Search and filter your entries" className="journal__search">
         <TextField label="Search your entries" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
+        <JournalFiltersFields
+          value={filters}
+          reactions={reactionOptions(used.data, emojis.data, filters.reaction)}
+          onChange={changeFilters}
+          onClear={clear}
+          clearable={filtering || typed.trim() !== ''}
+        />
       </div>
 
       {entries.loading && items.length === 0 ? <LoadingText /> : null}
       {!entries.loading && items.length === 0 ? (
-        search ? (
-          <p role="status">No entries match “{search}”.</p>
+        search || filtering ? (
+          <p role="status" className="journal__no-match">
+            {noMatchText(search, filtering)}
+          </p>
         ) : (
           <EmptyState
             title="No entries yet."

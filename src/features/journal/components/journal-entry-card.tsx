@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { ClosedBadge } from '@/components/entry/closed-badge';
 import { useEntryFile } from '@/data/hooks';
 import type { EmojiDoc, JournalDoc } from '@/data/replica/types';
 
@@ -43,7 +44,7 @@ function SharedWith({ entry }: { entry: JournalDoc }) {
   );
 }
 
-/** One entry in "My entries": when, the words (always as text), reaction, picture, sharing, comments and state. */
+/** One entry in "My entries": when, the words (always as text), reaction, picture, sharing, closed, comments and state. */
 export function JournalEntryCard({ entry, emojis }: { entry: JournalDoc; emojis: readonly EmojiDoc[] }) {
   const reactionName = entry.reaction ? (emojis.find((e) => e.emoji === entry.reaction || e.id === entry.reaction)?.name ?? 'Reaction') : null;
   const comments = entry.comments_count;
@@ -61,6 +62,7 @@ export function JournalEntryCard({ entry, emojis }: { entry: JournalDoc; emojis:
             </span>
           ) : null}
           <SharedWith entry={entry} />
+          {entry.locked_at ? <ClosedBadge /> : null}
           {entry.sync_state === 'pending' ? <span className="badge badge--pending">Waiting to send</span> : null}
           {entry.local_only ? null : (
             <Link to={`/entries/comments/${entry.id}`} className="journal-card__comments">
@@ -73,6 +75,7 @@ export function JournalEntryCard({ entry, emojis }: { entry: JournalDoc; emojis:
             {entry.sync_message ?? 'This entry was not sent.'}
           </p>
         ) : null}
+        {/* A closed conversation cannot be changed: no edit (the edit route says why if opened). */}
         {entry.locked_at ? null : (
           <Link to={`/journal/edit/${entry.id}`} className="button button--secondary journal-card__edit">
             Edit <span className="visually-hidden">the entry of {formatWhen(entry.entry_date, entry.entry_time)}</span>

@@ -1,5 +1,7 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/components/entry/entry-form';
+import { LockedEntryNotice } from '@/components/entry/locked-entry-notice';
+import { useLockedWhenOpened } from '@/components/entry/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
@@ -7,7 +9,7 @@ import { messages } from '@/contract/messages';
 import { useAssociatedUsers, useEmojis, useEntryFile, useVoiceCategories, useVoiceEntry } from '@/data/hooks';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
 
-/** Change something sent with Voice. */
+/** Change something sent with Voice (not once staff closed the conversation: then it says why). */
 export function EditVoiceEntryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -16,6 +18,7 @@ export function EditVoiceEntryPage() {
   const emojis = useEmojis().data;
   const categories = useVoiceCategories().data;
   const doc = entry.data;
+  const locked = useLockedWhenOpened(doc);
   const canvasUrl = useEntryFile(doc?.canvas?.id ?? null, 'voice');
 
   return (
@@ -34,7 +37,8 @@ export function EditVoiceEntryPage() {
           {messages.voiceMissingData}
         </EmptyState>
       ) : null}
-      {doc ? (
+      {doc && locked ? <LockedEntryNotice conversationTo={`/voice/comments/${doc.id}`} backTo="/voice/entries" backLabel="Back to my messages" /> : null}
+      {doc && !locked ? (
         <EntryForm
           key={doc.id}
           kind="voice"

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { ClosedBadge } from '@/components/entry/closed-badge';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
@@ -17,10 +18,11 @@ function excerptOf(entry: VoiceDoc): string {
   return 'Attachments';
 }
 
+/** Where the message is; a closed one says "Closed" instead of "Sent" (ClosedBadge, as on journal cards). */
 function StateBadge({ entry }: { entry: VoiceDoc }) {
   if (entry.sync_state === 'pending') return <span className="badge">Waiting to send</span>;
   if (entry.sync_state === 'failed') return <span className="badge badge--failed">Not sent: {entry.sync_message ?? 'please try again'}</span>;
-  if (entry.locked_at) return <span className="badge">Closed</span>;
+  if (entry.locked_at) return null;
   return <span className="badge">Sent</span>;
 }
 
@@ -73,13 +75,16 @@ export function VoiceEntriesPage() {
                 <div className="voice-item__meta">
                   <RelativeTime iso={entry.created_at} className="small-print" />
                   <StateBadge entry={entry} />
+                  {entry.locked_at ? <ClosedBadge /> : null}
                   <Link to={`/voice/comments/${entry.id}`}>
                     {entry.comments_count === 1 ? '1 comment' : `${entry.comments_count} comments`}
                     <span className="visually-hidden"> on this message</span>
                   </Link>
-                  <Link to={`/voice/edit/${entry.id}`}>
-                    Edit<span className="visually-hidden"> this message</span>
-                  </Link>
+                  {entry.locked_at ? null : (
+                    <Link to={`/voice/edit/${entry.id}`}>
+                      Edit<span className="visually-hidden"> this message</span>
+                    </Link>
+                  )}
                 </div>
               </li>
             ))}

@@ -4,7 +4,7 @@ import { EntryForm } from '@/components/entry/entry-form';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
-import { useAssociatedUsers, useEmojis, useVoiceCategories } from '@/data/hooks';
+import { useAssociatedUsers, useEmojis, useResidentDetails, useVoiceCategories } from '@/data/hooks';
 import { markIndexVisited } from '@/data/index-visited';
 import type { VoiceCategoryDoc } from '@/data/replica/types';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
@@ -20,6 +20,11 @@ export function VoicePage() {
   const [chosen, setChosen] = useState<VoiceCategoryDoc | null>(null);
   // The form lets the person change the category: the success screen names the one that was sent.
   const sentCategory = useRef<string | null>(null);
+  const sentToStaff = useRef(true);
+  // Voice is how a young person reaches the adults: unlike the journal, it starts shared with their
+  // key worker and home management (the form says so plainly and they can change it).
+  const keyWorkerId = useResidentDetails().data?.key_worker?.id ?? null;
+  const defaultSharedWith = keyWorkerId && staff.some((person) => person.id === keyWorkerId) ? [keyWorkerId] : [];
 
   useEffect(() => markIndexVisited('voice'), []);
 
@@ -39,7 +44,7 @@ export function VoicePage() {
           </p>
           <EntryForm
             kind="voice"
-            initial={{ categoryId: chosen.id }}
+            initial={{ categoryId: chosen.id, sharedWith: defaultSharedWith, sharedWithManagement: true }}
             staff={staff}
             emojis={emojis}
             categories={categories.data}
@@ -47,11 +52,17 @@ export function VoicePage() {
             onSubmit={(draft) => {
               const categoryId = draft.categoryId || chosen.id;
               sentCategory.current = categoryId;
+              sentToStaff.current = (draft.sharedWith?.length ?? 0) > 0 || Boolean(draft.sharedWithManagement);
               return saveVoiceEntry({ ...draft, categoryId });
             }}
             onSaved={(result) => {
               const sent = categories.data.find((c) => c.id === sentCategory.current) ?? chosen;
-              const state: VoiceSuccessState = { categoryId: sent.id, categoryName: sent.name, queuedOffline: result.queuedOffline };
+              const state: VoiceSuccessState = {
+                categoryId: sent.id,
+                categoryName: sent.name,
+                queuedOffline: result.queuedOffline,
+                sharedWithStaff: sentToStaff.current,
+              };
               void navigate('/voice/success', { state });
             }}
           />

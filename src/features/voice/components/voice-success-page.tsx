@@ -35,7 +35,7 @@ export function VoiceSuccessPage() {
           {state.queuedOffline ? `Saved: ${state.categoryName}` : `Sent: ${state.categoryName}`}
         </h2>
         {state.queuedOffline ? <p>You are offline. It is saved on this device and will send by itself when you are back online.</p> : null}
-        <p>{nextStepsFor(state.categoryName)}</p>
+        <p>{nextStepsFor(state.categoryName, state.sharedWithStaff ?? true)}</p>
         <div className="actions">{links}</div>
       </section>
     </div>
