@@ -2,19 +2,20 @@ import { expect, request as playwrightRequest, test, type APIRequestContext, typ
 import { baseURL } from '../playwright.config';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
+import { expectDetectorNoticesInjection, PAYLOAD, PAYLOADS, watchForXss, type XssWatch } from './support/xss';
 
 /**
  * The journal conversation end to end against the real server (a carer's comment arrives in an open
  * thread, jamie answers with words and a reaction, the server holds the answer once), every text a
- * young person can write (and a carer's comment) shown back as text and never as HTML, and axe-core
- * on the journal, thread, dashboard and calendar screens.
+ * young person can write (and a carer's comment) shown back as text and never as HTML, on the
+ * lists, threads and edit screens (e2e/support/xss.ts), and axe-core on the journal, thread,
+ * dashboard and calendar screens.
  */
 
 const JOURNAL_API = '/api/v1/projects/residents/journal/entries';
 const VOICE_API = '/api/v1/projects/residents/voices/entries';
 /** Seeded by server/seed/demo-entries.ts: jamie's entry shared with Ali. */
 const SEEDED_SHARED_ENTRY = 'Ali, can we talk about the football trials tomorrow?';
-const PAYLOAD = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 
 interface Row {
   id: string;
@@ -142,22 +143,12 @@ test('journal thread: a carer’s comment arrives without a reload and jamie’s
 test('xss sweep: what people write is shown as text, never run as HTML', async ({ page }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
-  const text = (field: string) => `${PAYLOAD} (${field} ${stamp})`;
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-
-  /** Nothing ran, no <img src=x> was made, and each text is on screen as text. */
-  const expectInert = async (where: string, shown: string[]) => {
-    for (const value of shown) await expect(page.getByText(value, { exact: true }).first(), `${where}: "${value}" shown as text`).toBeVisible({ timeout: 30_000 });
-    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), `${where}: window.__xss`).toBeUndefined();
-    await expect(page.locator('img[src="x"]'), `${where}: no injected <img>`).toHaveCount(0);
-    expect(dialogs, `${where}: dialogs`).toEqual([]);
-  };
-
+  const text = (field: string, payload: string = PAYLOAD) => `${payload} (${field} ${stamp})`;
+  const watch = watchForXss(page);
+  const { expectInert } = watch;
   await signInAsJamie(page);
+  // The detector is able to fail: markup really injected into this page is noticed.
+  await expectDetectorNoticesInjection(page, watch);
   const carer = await signInCarer();
   try {
     // Journal description: the list, then the thread.
@@ -169,9 +160,9 @@ test('xss sweep: what people write is shown as text, never run as HTML', async (
     await expectInert('journal thread', [journalText]);
 
     // A carer's comment, then jamie's reply, in the journal thread.
-    const carerJournal = text('carer journal comment');
+    const carerJournal = text('carer journal comment', PAYLOADS.attribute);
     await carer.comment(JOURNAL_API, journalId, carerJournal);
-    const journalReply = text('journal reply');
+    const journalReply = text('journal reply', PAYLOADS.textarea);
     await expect(page.getByText(carerJournal, { exact: true })).toBeVisible({ timeout: 30_000 });
     await reply(page, journalReply, false);
     await expectInert('journal thread with comments', [journalText, carerJournal, journalReply]);
@@ -184,7 +175,7 @@ test('xss sweep: what people write is shown as text, never run as HTML', async (
     await expectInert('/journal/entries again', [journalText]);
 
     // Voice description ("Share good news"): the list, then the thread.
-    const voiceText = text('voice');
+    const voiceText = text('voice', PAYLOADS.frames);
     await page.goto('/voice');
     await page.getByRole('button', { name: /Share good news/ }).click();
     await page.getByLabel('What would you like to say?').fill(voiceText);
@@ -198,10 +189,10 @@ test('xss sweep: what people write is shown as text, never run as HTML', async (
     await expect(page).toHaveURL(new RegExp(`/voice/comments/${voiceId}$`));
     await expectInert('voice thread', [voiceText]);
 
-    const carerVoice = text('carer voice comment');
+    const carerVoice = text('carer voice comment', PAYLOADS.attribute);
     await carer.comment(VOICE_API, voiceId, carerVoice);
     await expect(page.getByText(carerVoice, { exact: true })).toBeVisible({ timeout: 30_000 });
-    const voiceReply = text('voice reply');
+    const voiceReply = text('voice reply', PAYLOADS.textarea);
     await reply(page, voiceReply, false);
     await expectInert('voice thread with comments', [voiceText, carerVoice, voiceReply]);
     await expect
@@ -217,6 +208,138 @@ test('xss sweep: what people write is shown as text, never run as HTML', async (
   } finally {
     await carer.dispose();
   }
+});
+
+/** The server's copy of one row, by id (undefined until it is there). */
+async function serverRow(page: Page, path: string, id: string): Promise<Row | undefined> {
+  return (await serverRows(page, path)).find((r) => r.id === id);
+}
+
+/**
+ * In an open thread: jamie's own reply with `before` is opened for editing (the form is filled in
+ * with it, as text), `after` is typed over it and saved; the server ends up with `after` in the same
+ * comment. Checks the thread for injection at each step.
+ */
+async function editOwnReply(page: Page, watch: XssWatch, where: string, commentsPath: string, before: string, after: string): Promise<void> {
+  let replyId = '';
+  await expect
+    .poll(async () => {
+      replyId = (await serverRows(page, commentsPath)).find((r) => r.comment === before)?.id ?? '';
+      return replyId;
+    }, { timeout: 30_000 })
+    .not.toBe('');
+  const comments = page.getByRole('region', { name: 'Comments' });
+  const mine = comments.getByRole('article', { name: 'Comment from You' }).filter({ hasText: before });
+  await expect(mine.getByText('Waiting to send')).toHaveCount(0, { timeout: 30_000 });
+  await mine.getByRole('button', { name: 'Edit your reply' }).click();
+
+  const form = page.getByRole('form', { name: 'Edit your reply' });
+  const field = form.getByLabel('Your message');
+  await watch.expectFieldHolds(`${where}: edit reply, stored text`, field, before);
+  await field.fill(after);
+  await watch.expectFieldHolds(`${where}: edit reply, typed text`, field, after);
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Your reply has been updated.')).toBeVisible();
+  await expect(form).toHaveCount(0);
+  await watch.expectInert(`${where}: the edited reply`, [after]);
+  await expect(comments.getByText(before, { exact: true })).toHaveCount(0);
+
+  await expect.poll(async () => (await serverRow(page, commentsPath, replyId))?.comment, { timeout: 30_000 }).toBe(after);
+  expect((await serverRows(page, commentsPath)).filter((r) => r.comment === before)).toEqual([]);
+  await page.reload();
+  await watch.expectInert(`${where}: the edited reply after a reload`, [after]);
+}
+
+test('xss sweep: the edit screens show stored markup as text in their fields and save new markup as text', async ({ page }) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const text = (field: string, payload: string) => `${payload} (${field} ${stamp})`;
+  const watch = watchForXss(page);
+  const { expectInert, expectFieldHolds } = watch;
+  await signInAsJamie(page);
+  await expectDetectorNoticesInjection(page, watch);
+
+  // /journal/edit/{id}: an entry whose stored words are markup that tries to close the textarea.
+  const journalText = text('journal', PAYLOADS.textarea);
+  await writeJournalEntrySharedWithAli(page, journalText);
+  await expectInert('/journal/entries', [journalText]);
+  const journalId = await entryIdOnServer(page, JOURNAL_API, journalText);
+  // The card's Edit link once it points at the server's copy (the sent entry takes the server's id).
+  await page.getByRole('article').filter({ hasText: journalText }).locator(`a[href="/journal/edit/${journalId}"]`).click({ timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`/journal/edit/${journalId}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit journal entry' })).toBeVisible();
+  const journalField = page.getByRole('textbox', { name: /on your mind/ });
+  await expectFieldHolds('/journal/edit: stored text', journalField, journalText);
+  await expectInert('/journal/edit');
+
+  // Typed key by key over the old words: attribute-breaking markup.
+  const journalEdited = text('journal edited', PAYLOADS.attribute);
+  await journalField.fill('');
+  await journalField.pressSequentially(journalEdited);
+  await expectFieldHolds('/journal/edit: typed text', journalField, journalEdited);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page).toHaveURL(/\/journal\/entries$/, { timeout: 30_000 });
+  await expectInert('/journal/entries after the edit', [journalEdited]);
+  await expect(page.getByText(journalText, { exact: true })).toHaveCount(0);
+  await expect.poll(async () => (await serverRow(page, `${JOURNAL_API}?per_page=50`, journalId))?.description, { timeout: 30_000 }).toBe(journalEdited);
+
+  // The edit screen again, now filled in with the edited words; then the thread shows them.
+  await page.goto(`/journal/edit/${journalId}`);
+  await expectFieldHolds('/journal/edit again', journalField, journalEdited);
+  await page.goto(`/entries/comments/${journalId}`);
+  await expectInert('journal thread after the edit', [journalEdited]);
+
+  // Editing a reply in the journal thread.
+  const journalReply = text('journal reply', PAYLOADS.tags);
+  await reply(page, journalReply, false);
+  await expectInert('journal thread with a reply', [journalReply]);
+  await editOwnReply(page, watch, 'journal thread', `${JOURNAL_API}/${journalId}/comments`, journalReply, text('journal reply edited', PAYLOADS.frames));
+
+  // /voice/edit/{id}: a Voice message whose stored words are markup.
+  const voiceText = text('voice', PAYLOADS.frames);
+  await page.goto('/voice');
+  await page.getByRole('button', { name: /Share good news/ }).click();
+  await page.getByLabel('What would you like to say?').fill(voiceText);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page).toHaveURL(/\/voice\/success$/);
+  const voiceId = await entryIdOnServer(page, VOICE_API, voiceText);
+  await page.goto('/voice/entries');
+  await expectInert('/voice/entries', [voiceText]);
+  await page.locator(`a[href="/voice/edit/${voiceId}"]`).click({ timeout: 30_000 });
+  await expect(page).toHaveURL(new RegExp(`/voice/edit/${voiceId}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit voice entry' })).toBeVisible();
+  const voiceField = page.getByLabel('What would you like to say?');
+  await expectFieldHolds('/voice/edit: stored text', voiceField, voiceText);
+  await expectInert('/voice/edit');
+
+  const voiceEdited = text('voice edited', PAYLOADS.textarea);
+  await voiceField.fill(voiceEdited);
+  await expectFieldHolds('/voice/edit: typed text', voiceField, voiceEdited);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page).toHaveURL(/\/voice\/entries$/, { timeout: 30_000 });
+  await expectInert('/voice/entries after the edit', [voiceEdited]);
+  await expect(page.getByText(voiceText, { exact: true })).toHaveCount(0);
+  await expect.poll(async () => (await serverRow(page, `${VOICE_API}?per_page=50`, voiceId))?.description, { timeout: 30_000 }).toBe(voiceEdited);
+
+  await page.goto(`/voice/edit/${voiceId}`);
+  await expectFieldHolds('/voice/edit again', voiceField, voiceEdited);
+  await page.goto(`/voice/comments/${voiceId}`);
+  await expectInert('voice thread after the edit', [voiceEdited]);
+
+  // Editing a reply in the Voice thread.
+  const voiceReply = text('voice reply', PAYLOADS.attribute);
+  await reply(page, voiceReply, false);
+  await expectInert('voice thread with a reply', [voiceReply]);
+  await editOwnReply(page, watch, 'voice thread', `${VOICE_API}/${voiceId}/comments`, voiceReply, text('voice reply edited', PAYLOADS.tags));
+
+  // The lists and the dashboard, where the edited words (and replies) are listed.
+  await page.goto('/journal/entries');
+  await expectInert('/journal/entries at the end', [journalEdited]);
+  await page.goto('/voice/entries');
+  await expectInert('/voice/entries at the end', [voiceEdited]);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Jamie');
+  await expectInert('/dashboard at the end');
 });
 
 test.describe('axe', () => {

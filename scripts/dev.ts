@@ -21,6 +21,7 @@ function run(command: string, args: string[], env: Record<string, string>): void
 run('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], {
   NODE_ENV: 'development',
   PORT: String(apiPort),
+  HEARTH_DEV_PAGE_PORT: String(port),
 });
 run('npx', ['vite', '--port', String(port)], {
   PORT: String(port),
