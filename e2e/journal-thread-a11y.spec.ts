@@ -140,6 +140,52 @@ test('journal thread: a carer’s comment arrives without a reload and jamie’s
   expect(rows.filter((r) => r.comment === carerText)).toHaveLength(1);
 });
 
+test('a thread opened while its entry waits offline gets staff comments once the entry is sent', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const text = `Written on the coach with no signal (${stamp})`;
+  const carerText = `Glad the trip went well (${stamp})`;
+
+  await signInAsJamie(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+  // The home's staff are on the device before the signal goes.
+  await page.goto('/journal');
+  await expect(page.getByRole('checkbox', { name: /Ali Hassan/ })).toBeVisible({ timeout: 20_000 });
+  await context.setOffline(true);
+  let localId = '';
+  try {
+    await writeJournalEntrySharedWithAli(page, text);
+    const card = page.getByRole('article').filter({ hasText: text });
+    await expect(card.getByText('Waiting to send')).toBeVisible();
+    // Not sent: no comments link on the card yet; the thread's address is the device's id for it.
+    const edit = await card.getByRole('link', { name: /Edit/ }).getAttribute('href');
+    localId = /\/journal\/edit\/([0-9a-f-]{36})$/.exec(edit ?? '')?.[1] ?? '';
+    expect(localId, edit ?? '').not.toBe('');
+    await page.goto(`/entries/comments/${localId}`);
+    await expect(page.getByText(text)).toBeVisible();
+    await expect(page.getByText('You can reply once your entry has been sent.')).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+
+  // Online again, no reload: the entry is sent, then the thread is pulled like any other.
+  const entryId = await entryIdOnServer(page, JOURNAL_API, text);
+  await expect(page.getByRole('form', { name: 'Reply' })).toBeVisible({ timeout: 45_000 });
+  const carer = await signInCarer();
+  try {
+    await carer.comment(JOURNAL_API, entryId, carerText);
+  } finally {
+    await carer.dispose();
+  }
+  const comments = page.getByRole('region', { name: 'Comments' });
+  await expect(comments.getByText(carerText)).toBeVisible({ timeout: 30_000 });
+  // One entry, under the id the device gave it: the server kept it, so the open thread is the entry's.
+  expect(entryId).toBe(localId);
+});
+
 test('xss sweep: what people write is shown as text, never run as HTML', async ({ page }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);

@@ -1,5 +1,6 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { createMemoryRouter, Link } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/app-providers';
@@ -79,6 +80,43 @@ describe('EntryForm: who can see it', () => {
     await user.click(screen.getByRole('checkbox', { name: /Ali Hassan/ }));
     await user.click(screen.getByRole('checkbox', { name: /Bea Okoro/ }));
     expect(summary()).toBe('You and home management will see this entry.');
+  });
+
+  /** The form opened before the default audience arrived (Voice: the key worker, once the replica has them). */
+  function renderWithLateDefault() {
+    const props: EntryFormProps = { kind: 'voice', staff: [ALI, BEA], emojis: EMOJIS, categories: CATEGORIES, submitLabel: 'Send', onSubmit: async () => ok(), onSaved: () => undefined };
+    function Late() {
+      const [sharedWith, setSharedWith] = useState<string[]>([]);
+      return (
+        <>
+          <button type="button" onClick={() => setSharedWith([ALI.id])}>
+            Key worker arrives
+          </button>
+          <EntryForm {...props} initial={{ categoryId: 'c1', sharedWith, sharedWithManagement: true }} />
+        </>
+      );
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Late /> }], { initialEntries: ['/'] });
+    const user = userEvent.setup();
+    render(<AppProviders router={router} />);
+    return user;
+  }
+
+  it('takes a default audience that arrives after it opened', async () => {
+    const user = renderWithLateDefault();
+    expect(summary()).toBe('You and home management will see this entry.');
+    await user.click(screen.getByRole('button', { name: 'Key worker arrives' }));
+    expect(summary()).toBe('You, Ali Hassan and home management will see this entry.');
+    expect((screen.getByRole('checkbox', { name: /Ali Hassan/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('but never overrides what the person already chose', async () => {
+    const user = renderWithLateDefault();
+    await user.click(screen.getByRole('checkbox', { name: 'Home management' }));
+    expect(summary()).toBe('Only you will see this entry.');
+    await user.click(screen.getByRole('button', { name: 'Key worker arrives' }));
+    expect(summary()).toBe('Only you will see this entry.');
+    expect((screen.getByRole('checkbox', { name: /Ali Hassan/ }) as HTMLInputElement).checked).toBe(false);
   });
 });
 

@@ -192,6 +192,8 @@ describe('/journal/entries', () => {
     expect((screen.getByRole('searchbox', { name: 'Search your entries' }) as HTMLInputElement).value).toBe('');
     expect((screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement).value).toBe('');
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
+    // The button is gone: keyboard focus lands on the search, not on the page.
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search your entries' }));
   });
 
   it('offers no feeling filter before any feeling was used', () => {

@@ -77,6 +77,15 @@ export function EntryForm(props: EntryFormProps) {
   const [reaction, setReaction] = useState<string | null>(initial.reaction ?? null);
   const [sharedWith, setSharedWith] = useState<readonly string[]>(initial.sharedWith ?? []);
   const [management, setManagement] = useState(initial.sharedWithManagement ?? false);
+  // A default audience that arrives after the form opened (the key worker, once the replica has
+  // them) is taken, unless the person already chose for themselves.
+  const [sharingTouched, setSharingTouched] = useState(false);
+  const initialSharing = (initial.sharedWith ?? []).join(',');
+  const [seenSharing, setSeenSharing] = useState(initialSharing);
+  if (initialSharing !== seenSharing) {
+    setSeenSharing(initialSharing);
+    if (!sharingTouched) setSharedWith(initial.sharedWith ?? []);
+  }
   const [entryDate, setEntryDate] = useState(initial.entryDate ?? start.date);
   const [entryTime, setEntryTime] = useState(initial.entryTime ?? start.time);
   const [categoryId, setCategoryId] = useState(initial.categoryId ?? '');
@@ -123,8 +132,10 @@ export function EntryForm(props: EntryFormProps) {
   const summary = sharingSummary(chosenStaff.map(fullName), management);
   const now = nowParts();
 
-  const toggleStaff = (personId: string, on: boolean) =>
+  const toggleStaff = (personId: string, on: boolean) => {
+    setSharingTouched(true);
     setSharedWith((list) => (on ? [...list.filter((x) => x !== personId), personId] : list.filter((x) => x !== personId)));
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -330,7 +341,10 @@ export function EntryForm(props: EntryFormProps) {
             </label>
           ))}
           <label className="entry-form__option">
-            <input type="checkbox" checked={management} onChange={(event) => setManagement(event.target.checked)} />
+            <input type="checkbox" checked={management} onChange={(event) => {
+                setSharingTouched(true);
+                setManagement(event.target.checked);
+              }} />
             <span>
               <span className="entry-form__option-name">Home management</span>
             </span>

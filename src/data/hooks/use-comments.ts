@@ -1,4 +1,6 @@
 import { useCallback, useEffect } from 'react';
+import type { RxDocument } from 'rxdb';
+import type { Observable } from 'rxjs';
 import { getReplication } from '../replica/lifecycle';
 import type { OpenReplica } from '../replica/replica-store';
 import type { CommentDoc, EntryType } from '../replica/types';
@@ -11,24 +13,22 @@ const none: CommentDoc[] = [];
 /**
  * An entry's comments, oldest first. While mounted, the entry's comment list is pulled (and
  * re-pulled on `journal`/`voice`/`feedback` change events); offline it shows what the replica has.
- * An entry written on this device and not sent yet has no thread on the server: nothing is pulled.
+ * An entry written on this device and not sent yet has no thread on the server: nothing is pulled
+ * until it has been sent.
  */
 export function useComments(entryType: EntryType, entryId: string | null, pull = true): Live<CommentDoc[]> {
   const open = useReplica();
   useEffect(() => {
     if (!open || !entryId || !pull) return;
     let release: (() => void) | null = null;
-    let cancelled = false;
-    void open.db[entryType]
-      .findOne(entryId)
-      .exec()
-      .then((doc) => {
-        if (cancelled || (doc && doc.toJSON().local_only)) return;
-        release = getReplication()?.acquire(commentsReplication(entryType, entryId)) ?? null;
-      })
-      .catch(() => undefined);
+    // Watched, not read once: an entry sent while its thread is open gets its thread pulled then.
+    const entry$ = open.db[entryType].findOne(entryId).$ as Observable<RxDocument<{ local_only: boolean }> | null>;
+    const subscription = entry$.subscribe((doc) => {
+      if (release || (doc && doc.toJSON().local_only)) return;
+      release = getReplication()?.acquire(commentsReplication(entryType, entryId)) ?? null;
+    });
     return () => {
-      cancelled = true;
+      subscription.unsubscribe();
       release?.();
     };
   }, [open, entryType, entryId, pull]);

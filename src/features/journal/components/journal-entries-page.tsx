@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
@@ -51,10 +51,13 @@ export function JournalEntriesPage() {
     setFilters(next);
     setLimit(PAGE_SIZE);
   };
+  const searchRef = useRef<HTMLInputElement>(null);
   const clear = () => {
     setTyped('');
     setSearch('');
     changeFilters(NO_FILTERS);
+    // The button goes away once everything is clear: keyboard focus goes to the search, not the page.
+    searchRef.current?.focus();
   };
 
   return (
@@ -66,7 +69,7 @@ export function JournalEntriesPage() {
         </Link>
       </nav>
       <div role="search" aria-label="Search and filter your entries" className="journal__search">
-        <TextField label="Search your entries" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
+        <TextField ref={searchRef} label="Search your entries" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
         <JournalFiltersFields
           value={filters}
           reactions={reactionOptions(used.data, emojis.data, filters.reaction)}
