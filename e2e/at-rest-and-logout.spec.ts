@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, expect, request as playwrightRequest, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie, signOut } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 /**
  * What a real Chromium profile holds on disk: nothing a young person wrote or received in plain
@@ -35,13 +36,6 @@ async function launchProfile(dir: string): Promise<{ context: BrowserContext; pa
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page };
-}
-
-async function waitForWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
 }
 
 /** Every file under `dir` (a profile), read whole. */

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 /** Against the real server and jamie's seeded data (server/seed): nothing here is mocked. */
 
@@ -38,10 +39,7 @@ test('dashboard and calendar show the replica, also after an offline reload', as
   await expect.poll(() => calendarEntries(page).count()).toBeGreaterThan(10);
 
   // Offline: the service worker serves the app, the encrypted replica serves the data.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+  await waitForWorker(page);
   await context.setOffline(true);
   try {
     await page.goto('/dashboard');

@@ -4,6 +4,7 @@ import { entryMessages } from '../src/contract/entries';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { signInAsJamie } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 /**
  * Jamie's journal list, a closed conversation and Voice's default sharing, end to end against the
@@ -120,7 +121,6 @@ async function staffStatuses(usernames: readonly string[], path: string): Promis
 // Entries on known past dates with known reactions
 
 const addDays = (iso: string, days: number): string => new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 
 /** Days before the first entry that stay empty (the empty date range of the checks). */
 const EMPTY_DAYS_BEFORE = 3;
@@ -419,13 +419,6 @@ test('journal list: date range, feeling and sharing filters narrow the list exac
   const unfiltered = await unfilteredListOnceSynced(page, stamp, entries);
   await exerciseFilters(page, stamp, entries, unfiltered);
 });
-
-async function waitForWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
-}
 
 test('journal list: the filters work offline, from the device alone, with an entry written offline', async ({ page, context }) => {
   test.setTimeout(150_000);

@@ -3,6 +3,8 @@ import { baseURL } from '../playwright.config';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
 import { expectDetectorNoticesInjection, PAYLOAD, PAYLOADS, watchForXss, type XssWatch } from './support/xss';
+import { axeViolations, type AxeViolation } from './support/axe';
+import { waitForWorker } from './support/worker';
 
 /**
  * The journal conversation end to end against the real server (a carer's comment arrives in an open
@@ -147,10 +149,7 @@ test('a thread opened while its entry waits offline gets staff comments once the
   const carerText = `Glad the trip went well (${stamp})`;
 
   await signInAsJamie(page);
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+  await waitForWorker(page);
   // The home's staff are on the device before the signal goes.
   await page.goto('/journal');
   await expect(page.getByRole('checkbox', { name: /Ali Hassan/ })).toBeVisible({ timeout: 20_000 });
@@ -392,22 +391,6 @@ test.describe('axe', () => {
   // axe-core is injected as a script tag: let it past the app's CSP (script-src 'self') here only.
   test.use({ bypassCSP: true });
 
-  interface Violation {
-    id: string;
-    impact: string | null;
-    help: string;
-    nodes: { target: string; html: string }[];
-  }
-
-  async function axeViolations(page: Page): Promise<Violation[]> {
-    await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-    return page.evaluate(async () => {
-      type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown; html: string }[] }[] };
-      const result = await (window as unknown as { axe: { run(context: Document): Promise<Result> } }).axe.run(document);
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), html: n.html })) }));
-    });
-  }
-
   test('journal, thread, dashboard and calendar screens have no axe violations', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAsJamie(page);
@@ -456,7 +439,7 @@ test.describe('axe', () => {
       },
     ];
 
-    const found: Record<string, Violation[]> = {};
+    const found: Record<string, AxeViolation[]> = {};
     for (const screen of screens) {
       await page.goto(screen.path);
       await screen.ready();

@@ -1,6 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { signInAsJamie } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 /**
  * Writing in the journal end to end, against the real server: words, a drawing made with the
@@ -152,13 +153,6 @@ test('jamie writes a journal entry with a drawing, a reaction and a photo, share
   const whole = await copiesSeen(page);
   expect(Math.max(...whole.map((s) => s.copies)), `at most one card with the text, until sent and settled; over time (ms, cards): ${JSON.stringify(whole)}`).toBe(1);
 });
-
-async function waitForWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
-}
 
 interface Create {
   key: string | null;

@@ -1,14 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { signInAsJamie } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 test('once the service worker controls the page, the app starts with no network', async ({ page, context }) => {
   await signInAsJamie(page);
 
   // The worker installs (precaching the shell and every chunk) and claims the page.
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
+  await waitForWorker(page);
   const manifest = await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json());
   expect(manifest).toMatchObject({ name: 'Hearth', start_url: '/dashboard', display: 'standalone' });
 

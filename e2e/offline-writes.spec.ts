@@ -1,5 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { signInAsJamie } from './support/sign-in';
+import { waitForWorker } from './support/worker';
 
 /**
  * The offline write path end to end, against the real server: a journal look chosen with no
@@ -44,13 +45,6 @@ function watchAppSettings(context: BrowserContext): Sent[] {
     }
   });
   return sent;
-}
-
-async function waitForWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
 }
 
 interface ResidentView {

@@ -2,6 +2,7 @@ import { expect, request as playwrightRequest, test, type Page } from '@playwrig
 import { baseURL } from '../playwright.config';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
+import { expectNoAxeViolations } from './support/axe';
 
 /**
  * Voice end to end against the real server: jamie raises a concern, sees what happens next, finds
@@ -18,15 +19,6 @@ interface Row {
   id: string;
   comment?: string | null;
   description?: string | null;
-}
-
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
-    return result.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
-  });
-  expect(violations, `axe on ${screen}`).toEqual([]);
 }
 
 /** A carer signed in through the real API (CSRF cookie, then login), as staff tools would. */
