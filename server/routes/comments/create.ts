@@ -9,7 +9,7 @@ import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import {
-  checkImages, checkUploads, clientIdOf, entryReadable, clientIdState, idTakenError, isUniqueViolation, lockedError, Problems, residentSensitivity, storeFiles,
+  checkImages, checkUploads, clientIdOf, createdBefore, ENTRY_TABLE, entryReadable, isUniqueViolation, lockedError, Problems, residentSensitivity, storeFiles,
   requirePutOverride,
 } from '../entries/shared';
 import { idParamsSchema } from '../../../src/contract/users';
@@ -32,18 +32,9 @@ import { commentById } from './read';
  * 422 `id` (idTaken). On a locked entry (locked_at) the young person can neither comment nor edit
  * their comments (422 locked); staff, who lock entries, still can.
  */
-const TABLE = { journal: 'journal_entries', voice: 'voice_entries' } as const;
-
-/**
- * A create whose client id is in use: the same person's comment (of this kind) is this create sent
- * again, answered as created; anything else is 422 idTaken. Null when the id is free.
- */
-async function alreadyCreated(app: FastifyInstance, auth: SignedIn, type: EntryType, id: string): Promise<Comment | null> {
-  const state = await clientIdState(app.db, auth, 'entry_comments', id, type);
-  if (state === 'free') return null;
-  if (state === 'taken') throw idTakenError();
-  return commentById(app, auth, id);
-}
+/** The same person's comment (of this kind) under this client id, 422 idTaken, or null (free). */
+const alreadyCreated = (app: FastifyInstance, auth: SignedIn, type: EntryType, id: string): Promise<Comment | null> =>
+  createdBefore(app.db, auth, 'entry_comments', id, () => commentById(app, auth, id), type);
 
 async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
   const auth = requireAuth(request);
@@ -61,7 +52,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
   problems.throwIfAny();
 
   const entry = await app.db
-    .selectFrom(`${TABLE[type]} as entry` as 'journal_entries as entry')
+    .selectFrom(`${ENTRY_TABLE[type]} as entry` as 'journal_entries as entry')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
     .select(['entry.id', 'entry.locked_at', 'residents.id as resident_id', 'residents.user_id', 'residents.home_id'])
     .select(type === 'voice' ? sql<string | null>`entry.category_id`.as('category_id') : sql<string | null>`null::uuid`.as('category_id'))
@@ -128,7 +119,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
           .execute();
       }
       // The entry carries its comments: its replica row must be pulled again.
-      await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
+      await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
     });
   } catch (error) {
     await stored.cleanup();
@@ -151,7 +142,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
   requirePutOverride(request);
   const found = await app.db
     .selectFrom('entry_comments as c')
-    .innerJoin(`${TABLE[type]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
+    .innerJoin(`${ENTRY_TABLE[type]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
     .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'entry.locked_at', 'residents.home_id', 'residents.user_id as resident_user_id'])
     .where('c.tenant_id', '=', auth.tenantId)
@@ -205,7 +196,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
       .where('type', '=', type)
       .where('entry_id', '=', found.entry_id)
       .execute();
-    await tx.updateTable(TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', found.entry_id).execute();
+    await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', found.entry_id).execute();
   }).catch(async (error: unknown) => {
     await stored.cleanup();
     throw error;

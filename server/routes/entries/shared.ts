@@ -99,7 +99,7 @@ export function clientIdOf(body: Record<string, unknown>): string | undefined {
  * Ids are primary keys across tenants, so a row of another tenant takes an id too. For comments,
  * `entryType` must match as well (journal and voice threads are separate collections).
  */
-export async function clientIdState(
+async function clientIdState(
   db: Kysely<Database>,
   auth: SignedIn,
   table: 'journal_entries' | 'voice_entries' | 'entry_comments',
@@ -117,8 +117,26 @@ export async function clientIdState(
   return mine ? 'mine' : 'taken';
 }
 
+/**
+ * A create whose client id is in use: the same person's row is this create sent again, answered
+ * by `present` (the row as created); anything else is 422 idTaken. Null when the id is free.
+ */
+export async function createdBefore<T>(
+  db: Kysely<Database>,
+  auth: SignedIn,
+  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  id: string,
+  present: () => Promise<T>,
+  entryType?: EntryKind,
+): Promise<T | null> {
+  const state = await clientIdState(db, auth, table, id, entryType);
+  if (state === 'free') return null;
+  if (state === 'taken') throw idTakenError();
+  return present();
+}
+
 /** 422 `id`: a client-made id that another row has. Says nothing else about that row. */
-export const idTakenError = () => new HttpError(422, chosen.validationFailed, { id: [entryMessages.idTaken] });
+const idTakenError = () => new HttpError(422, chosen.validationFailed, { id: [entryMessages.idTaken] });
 
 /** 422 for a young person's change to a locked entry or its thread (staff closed the conversation). */
 export const lockedError = () => new HttpError(422, entryMessages.locked, { locked_at: [entryMessages.locked] });

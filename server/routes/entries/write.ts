@@ -11,7 +11,7 @@ import { showEntry } from './read';
 import { recordAccessChange } from './revocations';
 import {
   CLOCK_SKEW_MS, ENTRY_TABLE, Problems, checkImages, checkUploads, londonNow, ownResident, requirePutOverride, storeFiles, type EntryKind,
-  clientIdOf, clientIdState, idTakenError, isUniqueViolation, lockedError,
+  clientIdOf, createdBefore, isUniqueViolation, lockedError,
 } from './shared';
 
 /**
@@ -67,16 +67,9 @@ async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKin
   return { ...row, files };
 }
 
-/**
- * A create whose client id is in use: the same person's entry is this create sent again (its
- * answer is the entry, as created); anything else is 422 idTaken. Null when the id is free.
- */
-async function alreadyCreated(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) {
-  const state = await clientIdState(app.db, auth, ENTRY_TABLE[kind], id);
-  if (state === 'free') return null;
-  if (state === 'taken') throw idTakenError();
-  return showEntry(app, auth, kind, id);
-}
+/** The same person's entry under this client id (a create sent again), 422 idTaken, or null (free). */
+const alreadyCreated = (app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) =>
+  createdBefore(app.db, auth, ENTRY_TABLE[kind], id, () => showEntry(app, auth, kind, id));
 
 async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: EntryKind, entryId: string | null) {
   const auth = requireAuth(request);
