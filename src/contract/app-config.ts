@@ -34,7 +34,10 @@ export const devMailSchema = z.object({
 export const devMailboxResponseSchema = envelope(z.array(devMailSchema));
 export type DevMail = z.infer<typeof devMailSchema>;
 
-/** Header that carries the anti-forgery token, and the cookie it is read from. */
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'X-XSRF-TOKEN';
+/**
+ * Header that carries the anti-forgery token, and the cookie it is read from. Defined once, zod-free,
+ * in http.ts (`CSRF_COOKIE_NAME`, `CSRF_HEADER_NAME`); these are the same constants under the names
+ * the server uses.
+ */
+export { CSRF_COOKIE_NAME as CSRF_COOKIE, CSRF_HEADER_NAME as CSRF_HEADER } from './http';
 export const SESSION_COOKIE = 'hearth_session';

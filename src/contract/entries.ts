@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENTRY_KINDS } from './entry-kind';
 import { envelope } from './envelope';
 import { messages } from './messages';
 import { personSchema } from './residents';
@@ -8,6 +9,10 @@ import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
  * Journal and voice entries (SPEC §3, §5, §7). One machinery, used twice. Limits the spec leaves
  * open are chosen here and in docs/decisions.md.
  */
+export { ENTRY_KINDS, isEntryKind, type EntryKind } from './entry-kind';
+/** 'journal' | 'voice' as a zod enum (the one definition is ENTRY_KINDS in entry-kind.ts). */
+export const entryKindSchema = z.enum(ENTRY_KINDS);
+
 export const entryLimits = {
   descriptionMaxLength: 5000,
   maxFiles: 5,
@@ -134,4 +139,4 @@ export const nsfwResultSchema = z.object({
 export const nsfwResponseSchema = envelope(nsfwResultSchema);
 
 /** GET /v1/files/view?file_id=...&module=journal|voice|comment (bytes). */
-export const fileModuleSchema = z.enum(['journal', 'voice', 'comment']);
+export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment']);

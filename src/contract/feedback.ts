@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { entryKindSchema } from './entries';
 import { envelope } from './envelope';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 
-export const entryTypeSchema = z.enum(['journal', 'voice']);
+/** The entry kind (entries.ts `entryKindSchema`), under the name the feedback rows use. */
+export const entryTypeSchema = entryKindSchema;
 export type EntryType = z.infer<typeof entryTypeSchema>;
 
 /**

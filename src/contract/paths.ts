@@ -1,0 +1,161 @@
+import { ENTRY_KINDS, type EntryKind } from './entry-kind';
+
+/**
+ * Every REST path of SPEC §7 and the documented additions (docs/api.md), once, for both sides.
+ * Paths are below the API base (`/api` on our server, a region's address in the PWA):
+ * - the server registers `route.pattern` (a Fastify pattern, `/v1/users/:id`) inside its `/api` prefix;
+ * - the PWA builds `route.build(id)` (each `:param` replaced, in order, by an argument passed through
+ *   encodeURIComponent) and adds a query with query-string.ts `withQuery` where it needs one.
+ * tests/unit/paths.test.ts checks that every builder's output matches its own pattern and that
+ * every route the server registers is in this table.
+ *
+ * Paths of SPEC §7 that nothing serves yet (rewards, tasks, documents) are here so the features that
+ * come next start from the table, not from a literal.
+ */
+
+/** The `:name` parameters of a pattern, in order, as a tuple of strings (any number for `string`). */
+export type PathParams<P extends string> = string extends P
+  ? string[]
+  : P extends `${string}:${string}/${infer Rest}`
+  ? [string, ...PathParams<`/${Rest}`>]
+  : P extends `${string}:${string}`
+    ? [string]
+    : [];
+
+export interface RestRoute<P extends string = string> {
+  /** The Fastify pattern below the API base, e.g. `/v1/projects/residents/:id/tasks/complete`. */
+  readonly pattern: P;
+  /** The path for these ids (encoded with encodeURIComponent), in the pattern's order. */
+  readonly build: (...params: PathParams<P>) => string;
+}
+
+export function restRoute<const P extends string>(pattern: P): RestRoute<P> {
+  const segments = pattern.split('/');
+  const build = (...params: string[]): string => {
+    let next = 0;
+    return segments
+      .map((segment) => {
+        if (!segment.startsWith(':')) return segment;
+        const value = params[next++];
+        if (value === undefined) throw new TypeError(`${pattern}: missing ${segment}`);
+        return encodeURIComponent(value);
+      })
+      .join('/');
+  };
+  return { pattern, build: build as RestRoute<P>['build'] };
+}
+
+/** The routes of one entry kind (journal or voice): one machinery, used twice. */
+export interface EntryRoutes {
+  /** GET the list (checkpoint query), POST to create. */
+  readonly entries: RestRoute<string>;
+  /** GET one entry with its comments, POST `?_method=PUT` to update. */
+  readonly entry: RestRoute<string>;
+  /** POST a comment. */
+  readonly comments: RestRoute<string>;
+  /** POST `?_method=PUT` to edit a comment. */
+  readonly comment: RestRoute<string>;
+  /** GET the comments of one entry (checkpoint query; an addition, docs/api.md). */
+  readonly entryComments: RestRoute<string>;
+}
+
+function entryRoutes<const B extends string>(base: B) {
+  return {
+    entries: restRoute(base),
+    entry: restRoute(`${base}/:id`),
+    comments: restRoute(`${base}/comments`),
+    comment: restRoute(`${base}/comments/:id`),
+    entryComments: restRoute(`${base}/:id/comments`),
+  };
+}
+
+/** Journal and voice entries and their comments, by kind. */
+export const entryPaths = {
+  journal: entryRoutes('/v1/projects/residents/journal/entries'),
+  voice: entryRoutes('/v1/projects/residents/voices/entries'),
+} as const satisfies Record<EntryKind, EntryRoutes>;
+
+export const paths = {
+  // Authentication (SPEC §7)
+  csrfCookie: restRoute('/auth/csrf-cookie'),
+  login: restRoute('/auth/login'),
+  mfaSendCode: restRoute('/auth/mfa/send-code'),
+  mfaEnable: restRoute('/auth/mfa/enable'),
+  mfaLogin: restRoute('/auth/mfa/login'),
+  logout: restRoute('/auth/logout'),
+
+  // Users
+  account: restRoute('/v1/auth/user'),
+  user: restRoute('/v1/users/:id'),
+  profilePhoto: restRoute('/v1/users/profile/photo/:id'),
+  /** PUT, or POST with `_method=PUT` (docs/api.md). */
+  changePassword: restRoute('/v1/users/:id/change-password'),
+  userTypes: restRoute('/v1/users/types'),
+  userThemes: restRoute('/v1/users/themes'),
+  pushSubscribe: restRoute('/v1/notifications/push/subscribe'),
+  /** Addition (docs/api.md): logout removes the subscription. */
+  pushUnsubscribe: restRoute('/v1/notifications/push/unsubscribe'),
+
+  // Calendar
+  calendarInstances: restRoute('/v1/residents/:id/instances'),
+  eventTypes: restRoute('/v1/events/types'),
+
+  // Files: `file_id` and `module` go in the query (see fileViewPath).
+  fileView: restRoute('/v1/files/view'),
+
+  // Journal and voice (the entries themselves are in entryPaths)
+  journalEntries: entryPaths.journal.entries,
+  voiceEntries: entryPaths.voice.entries,
+  voiceCategories: restRoute('/v1/projects/residents/voices/categories'),
+
+  // Rewards (not served yet)
+  rewards: restRoute('/v1/projects/residents/rewards'),
+  rewardsHistory: restRoute('/v1/projects/residents/:id/rewards/history'),
+  rewardExchange: restRoute('/v1/projects/residents/:id/rewards/:rewardId/exchange'),
+
+  // Tasks (not served yet)
+  tasksComplete: restRoute('/v1/projects/residents/:id/tasks/complete'),
+  tasksIncomplete: restRoute('/v1/projects/residents/:id/tasks/incomplete'),
+  task: restRoute('/v1/tasks/:id'),
+  taskLatestLog: restRoute('/v1/tasks/:id/logs/latest'),
+  taskLogComments: restRoute('/v1/tasks/logs/comments'),
+  /** GET, or POST with `_method=PUT`. */
+  taskLogComment: restRoute('/v1/tasks/logs/comments/:id'),
+
+  // Other
+  staffRoster: restRoute('/v1/rotas/staff-roster'),
+  associatedUsers: restRoute('/v1/projects/residents/:id/associated-users'),
+  resident: restRoute('/v1/projects/residents/:id'),
+  projectSetting: restRoute('/v1/projects/:id/settings/:name'),
+  feedback: restRoute('/v1/projects/residents/feedback'),
+  feedbackCounts: restRoute('/v1/projects/residents/feedback/counts'),
+  /** PUT, or POST with `_method=PUT`. */
+  appSettings: restRoute('/v1/projects/residents/:id/app-settings'),
+  nsfwCheck: restRoute('/v1/projects/residents/:id/photos/nsfw'),
+  emojis: restRoute('/v1/tags/icons/emojis'),
+  /** Not served yet. */
+  documents: restRoute('/v1/documents'),
+
+  // Additions (docs/api.md)
+  appConfig: restRoute('/app-config'),
+  health: restRoute('/health'),
+  /** Development mode only. */
+  devMailbox: restRoute('/dev/mailbox'),
+  /** Server-sent events: `event: change` with the collections to re-sync. */
+  syncStream: restRoute('/v1/sync/stream'),
+} as const;
+
+export type PathName = keyof typeof paths;
+
+/** Every route of the table, entry routes included (each pattern once). */
+export function allRoutes(): RestRoute[] {
+  const routes = new Map<string, RestRoute>();
+  const add = (route: RestRoute<string>) => routes.set(route.pattern, route as RestRoute);
+  Object.values(paths).forEach(add);
+  for (const kind of ENTRY_KINDS) Object.values(entryPaths[kind]).forEach(add);
+  return [...routes.values()];
+}
+
+/** GET /v1/files/view?file_id=&module=journal|voice|comment, as src/api/files/view-file.ts asks for it. */
+export const fileViewPath = (fileId: string, module: EntryKind | 'comment'): string =>
+  `${paths.fileView.build()}?file_id=${encodeURIComponent(fileId)}&module=${encodeURIComponent(module)}`;

@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENTRY_KINDS } from '@/contract/entry-kind';
+import { allRoutes, entryPaths, fileViewPath, paths, restRoute, type RestRoute } from '@/contract/paths';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** A pattern as a regular expression: each `:param` is one non-empty segment; a query may follow. */
+const patternRegex = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/?#]+')}(\\?.*)?$`);
+
+const matchesSomeRoute = (path: string): RestRoute | undefined => allRoutes().find((route) => patternRegex(route.pattern).test(path));
+
+const paramCount = (pattern: string): number => (pattern.match(/:[A-Za-z]+/g) ?? []).length;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return filesUnder(full);
+    return /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** Quoted or template literals in a file that start with one of the API's top-level segments. */
+function apiLiterals(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/(['`])(\/(?:v1|auth|app-config|health|dev)(?:[/?][^'`\s]*)?)\1/g)) found.push(match[2]!);
+  // `${base}/v1/...` in a template literal: the path after the interpolated base.
+  for (const match of text.matchAll(/`\$\{[^}]+\}(\/v1\/[^`\s]*)`/g)) found.push(match[1]!);
+  return found;
+}
+
+/** Patterns of SPEC §7 and docs/api.md that the server registers today (server/routes, inside /api). */
+const SERVED = [
+  '/auth/csrf-cookie', '/auth/login', '/auth/mfa/send-code', '/auth/mfa/enable', '/auth/mfa/login', '/auth/logout',
+  '/v1/auth/user', '/v1/users/:id', '/v1/users/profile/photo/:id', '/v1/users/:id/change-password', '/v1/users/types', '/v1/users/themes',
+  '/v1/notifications/push/subscribe', '/v1/notifications/push/unsubscribe',
+  '/v1/residents/:id/instances', '/v1/events/types', '/v1/files/view',
+  '/v1/projects/residents/journal/entries', '/v1/projects/residents/journal/entries/:id',
+  '/v1/projects/residents/journal/entries/comments', '/v1/projects/residents/journal/entries/comments/:id',
+  '/v1/projects/residents/journal/entries/:id/comments',
+  '/v1/projects/residents/voices/entries', '/v1/projects/residents/voices/entries/:id',
+  '/v1/projects/residents/voices/entries/comments', '/v1/projects/residents/voices/entries/comments/:id',
+  '/v1/projects/residents/voices/entries/:id/comments', '/v1/projects/residents/voices/categories',
+  '/v1/rotas/staff-roster', '/v1/projects/residents/:id/associated-users', '/v1/projects/residents/:id', '/v1/projects/:id/settings/:name',
+  '/v1/projects/residents/feedback', '/v1/projects/residents/feedback/counts', '/v1/projects/residents/:id/app-settings',
+  '/v1/projects/residents/:id/photos/nsfw', '/v1/tags/icons/emojis',
+  '/app-config', '/health', '/dev/mailbox', '/v1/sync/stream',
+];
+
+describe('REST paths table', () => {
+  it('builds every path so that it matches its own pattern, with each id in its own segment', () => {
+    for (const route of allRoutes()) {
+      const ids = Array.from({ length: paramCount(route.pattern) }, (_, i) => `id-${i}`);
+      const built = (route.build as (...p: string[]) => string)(...ids);
+      expect(built, route.pattern).toMatch(patternRegex(route.pattern));
+      expect(built.includes(':'), route.pattern).toBe(false);
+      ids.forEach((id) => expect(built, route.pattern).toContain(`/${id}`));
+    }
+  });
+
+  it('encodes ids with encodeURIComponent, in the order of the pattern', () => {
+    expect(paths.user.build('a b/c?d')).toBe('/v1/users/a%20b%2Fc%3Fd');
+    expect(paths.projectSetting.build('p 1', 'dark/mode')).toBe('/v1/projects/p%201/settings/dark%2Fmode');
+    expect(paths.rewardExchange.build('r', 'w')).toBe('/v1/projects/residents/r/rewards/w/exchange');
+    expect(paths.account.build()).toBe('/v1/auth/user');
+    expect(entryPaths.voice.entryComments.build('e1')).toBe('/v1/projects/residents/voices/entries/e1/comments');
+    expect(entryPaths.journal.comment.build('c1')).toBe('/v1/projects/residents/journal/entries/comments/c1');
+    expect(() => (restRoute('/v1/x/:id').build as (...p: string[]) => string)()).toThrow(TypeError);
+  });
+
+  it('has one route set per entry kind, the same shape for both', () => {
+    expect(Object.keys(entryPaths).sort()).toEqual([...ENTRY_KINDS].sort());
+    for (const kind of ENTRY_KINDS) {
+      const base = kind === 'journal' ? '/v1/projects/residents/journal/entries' : '/v1/projects/residents/voices/entries';
+      expect(Object.fromEntries(Object.entries(entryPaths[kind]).map(([name, route]) => [name, route.pattern]))).toEqual({
+        entries: base,
+        entry: `${base}/:id`,
+        comments: `${base}/comments`,
+        comment: `${base}/comments/:id`,
+        entryComments: `${base}/:id/comments`,
+      });
+    }
+    expect(paths.journalEntries).toBe(entryPaths.journal.entries);
+    expect(paths.voiceEntries).toBe(entryPaths.voice.entries);
+  });
+
+  it('builds the file view query as src/api/files/view-file.ts does', () => {
+    expect(fileViewPath('f 1', 'comment')).toBe('/v1/files/view?file_id=f%201&module=comment');
+  });
+
+  it('holds every pattern the server serves, and every route literal in server/routes is a pattern of the table', () => {
+    const patterns = new Set(allRoutes().map((route) => route.pattern));
+    for (const pattern of SERVED) expect(patterns.has(pattern), pattern).toBe(true);
+    const literals = filesUnder(join(root, 'server', 'routes')).flatMap(apiLiterals);
+    for (const literal of literals) expect(patterns.has(literal), literal).toBe(true);
+  });
+
+  it('matches every API path literal the PWA and the service worker write today', () => {
+    const dirs = ['src/api', 'src/data', 'src/features', 'sw'].map((dir) => join(root, dir));
+    const literals = dirs.flatMap(filesUnder).flatMap((file) => apiLiterals(file).map((literal) => ({ file, literal })));
+    // Screens' own routes that share a first segment with the API (/auth/mfa/verify is a page).
+    const pages = new Set(['/auth/mfa/verify', '/auth/mfa/configure']);
+    for (const { file, literal } of literals) {
+      if (pages.has(literal) || literal.includes('...')) continue; // a page route, or prose in a comment
+      const concrete = literal.replace(/\$\{[^}]+\}/g, 'x');
+      expect(matchesSomeRoute(concrete), `${file}: ${literal}`).toBeDefined();
+    }
+  });
+});
