@@ -247,7 +247,7 @@ async function writeEntry(
   keyWorkerId: string | null,
 ): Promise<void> {
   const at = Date.now() - entry.daysAgo * DAY_MS;
-  // Staff read and answer only what was shared with them (routes/entries/shared.ts): each demo
+  // Staff read and answer only what was shared with them (domain/access.ts): each demo
   // entry is shared with the key worker and whoever comments on it; voice also with management.
   const staffCommenters = entry.comments.map((c) => users.get(c.by)).filter((id): id is string => Boolean(id) && id !== residentUserId);
   const sharedWith = [...new Set([...(keyWorkerId ? [keyWorkerId] : []), ...staffCommenters])];

@@ -8,14 +8,14 @@ import { HttpError } from '../../lib/http-errors';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
-import {
-  checkImages, checkUploads, clientIdOf, createdBefore, ENTRY_TABLE, entryReadable, isUniqueViolation, lockedError, Problems, residentSensitivity, storeFiles,
-  requirePutOverride,
-} from '../entries/shared';
+import { entryReadable } from '../../domain/access';
+import { ENTRY_TABLE } from '../../domain/entries/entry-table';
+import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
+import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
-import { acceptFormBodies } from './form-bodies';
-import { commentById } from './read';
+import { acceptFormBodies } from '../../plugins/multipart-bodies';
+import { commentById } from '../../domain/comments/queries';
 
 /**
  * POST /api/v1/projects/residents/journal/entries/comments and .../voices/entries/comments

@@ -6,13 +6,15 @@ import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
 import { fieldErrors, parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
-import { acceptFormBodies, listField, textField } from '../comments/form-bodies';
-import { showEntry } from './read';
-import { recordAccessChange } from './revocations';
+import { acceptFormBodies } from '../../plugins/multipart-bodies';
+import { listField, textField } from '../../domain/uploads/form-fields';
+import { showEntry } from '../../domain/entries/queries';
+import { recordAccessChange } from '../../domain/entries/revocations';
+import { ENTRY_TABLE, type EntryKind } from '../../domain/entries/entry-table';
 import {
-  CLOCK_SKEW_MS, ENTRY_TABLE, Problems, checkImages, checkUploads, londonNow, ownResident, requirePutOverride, storeFiles, type EntryKind,
-  clientIdOf, createdBefore, isUniqueViolation, lockedError,
-} from './shared';
+  CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, lockedError, londonNow, ownResident, requirePutOverride,
+} from '../../domain/entries/writes';
+import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/uploads/checks';
 
 /**
  * POST /api/v1/projects/residents/journal/entries (create) and POST .../entries/{id}?_method=PUT
@@ -21,7 +23,7 @@ import {
  * attachments `files[N]`, the drawing as the PNG part `canvas`; updates replace the fields they
  * send, add new files, drop `remove_files[]` and replace or remove (`remove_canvas=1`) the drawing.
  * Every rule answers 422 with field errors (entryMessages); a file over maxFileBytes is a 413.
- * Idempotent (Idempotency-Key): the request hash covers the files (form-bodies.ts).
+ * Idempotent (Idempotency-Key): the request hash covers the files (plugins/multipart-bodies.ts).
  * A create may carry the client's `id` (checked first): a row of the same person with that id
  * means the create was sent again and it is answered as created, changing nothing; any other row
  * with it is 422 `id` (idTaken). A locked entry (locked_at) cannot be updated: 422 locked.

@@ -5,7 +5,7 @@ import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { entryReadable } from '../entries/shared';
+import { entryReadable } from '../../domain/access';
 
 /**
  * GET /api/v1/files/view?file_id=&module=journal|voice|comment: the bytes of an attachment or

@@ -7,9 +7,10 @@ import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { acceptFormBodies, uploadedFiles } from '../comments/form-bodies';
-import { residentSensitivity } from '../entries/shared';
-import { reachableResident } from './access';
+import { acceptFormBodies } from '../../plugins/multipart-bodies';
+import { uploadedFiles } from '../../domain/uploads/form-fields';
+import { residentSensitivity } from '../../domain/entries/writes';
+import { reachableResident } from '../../domain/access';
 
 /**
  * POST /api/v1/projects/residents/{id}/photos/nsfw (multipart, one part `image`): the image check

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ChangeEvent } from '../../../src/contract/sync';
 import { requireAuth } from '../../plugins/session';
-import { audienceOf } from '../residents/access';
+import { audienceOf } from '../../domain/access';
 
 /**
  * GET /api/v1/sync/stream: server-sent events telling the signed-in person's replica what to pull

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { entryLimits, entryMessages } from '../../../src/contract/entries';
-import { HttpError } from '../../lib/http-errors';
-import { parseQueryString } from '../../lib/query-string';
+import { entryLimits, entryMessages } from '../../src/contract/entries';
+import { rememberUpload } from '../domain/uploads/form-fields';
+import { HttpError } from '../lib/http-errors';
+import { parseQueryString } from '../lib/query-string';
 
 /**
  * Form bodies for the routes of the scope this is registered in (SPEC §5: entries and comments are
@@ -14,21 +15,13 @@ import { parseQueryString } from '../../lib/query-string';
  * `{ name, mime, size, sha256 }`: the idempotency plugin hashes the body, so its request hash
  * covers the file names and bytes, and a replay with other files is told apart.
  */
-export interface UploadedFile {
-  /** The part's field name: `files[0]`, `files[]`, `canvas`, `image`... */
-  field: string;
-  filename: string;
-  data: Buffer;
-}
-
-const uploads = new WeakMap<FastifyRequest, UploadedFile[]>();
-
-export const uploadedFiles = (request: FastifyRequest): UploadedFile[] => uploads.get(request) ?? [];
-export const hasFiles = (request: FastifyRequest): boolean => uploadedFiles(request).length > 0;
-
 /** At most this many file parts per request; more is refused before reading them. */
-export const MAX_FILE_PARTS = entryLimits.maxFiles + 6;
+const MAX_FILE_PARTS = entryLimits.maxFiles + 6;
 
+/**
+ * Called by a route file on its own scope (not registered app-wide): only the routes that take
+ * forms accept multipart and url-encoded bodies; every other route stays JSON only.
+ */
 export async function acceptFormBodies(scope: FastifyInstance): Promise<void> {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, parseQueryString(String(body)));
@@ -46,9 +39,7 @@ export async function acceptFormBodies(scope: FastifyInstance): Promise<void> {
         }
         throw error;
       }
-      const list = uploads.get(this) ?? [];
-      list.push({ field: part.fieldname, filename: part.filename, data });
-      uploads.set(this, list);
+      rememberUpload(this, { field: part.fieldname, filename: part.filename, data });
       (part as unknown as { value: unknown }).value = {
         name: part.filename,
         mime: part.mimetype,
@@ -57,27 +48,4 @@ export async function acceptFormBodies(scope: FastifyInstance): Promise<void> {
       };
     },
   });
-}
-
-/** A repeated list field however it came: `name[]` (multipart, repeated or single), `name`, `name[0]`..., JSON arrays. */
-export function listField(body: Record<string, unknown>, name: string): string[] | undefined {
-  const found: unknown[] = [];
-  let present = false;
-  for (const [key, value] of Object.entries(body)) {
-    if (key === name || key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)) {
-      present = true;
-      if (Array.isArray(value)) found.push(...value);
-      else found.push(value);
-    }
-  }
-  if (!present) return undefined;
-  return found.filter((v): v is string => typeof v === 'string' && v !== '');
-}
-
-/** A plain text field, or undefined when absent (multipart sends strings; JSON may send null). */
-export function textField(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
 }
