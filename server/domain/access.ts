@@ -66,7 +66,7 @@ export async function reachableResident(app: FastifyInstance, auth: SignedIn, re
 }
 
 /** Subquery: ids of the homes where the signed-in person is staff. */
-export function staffHomes(app: FastifyInstance, auth: SignedIn) {
+function staffHomes(app: FastifyInstance, auth: SignedIn) {
   return app.db
     .selectFrom('home_staff')
     .select('home_staff.home_id')

@@ -4,7 +4,7 @@ import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { allowedType, isImageMime, sanitiseName, sniffMime } from '../../lib/file-store';
 import { HttpError } from '../../lib/http-errors';
-import { ClassifierUnavailableError, isInappropriate, toSensitivity } from '../../lib/image-classifier';
+import { ClassifierUnavailableError, isInappropriate } from '../../lib/image-classifier';
 import { uuidv7 } from '../../lib/uuidv7';
 import type { FileEntryType } from '../../db/schema';
 import { uploadedFiles, type UploadedFile } from './form-fields';

@@ -8,7 +8,7 @@ import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
 
 /** Settings a young person's project has, with the value used when none is stored. */
-export const SETTING_DEFAULTS: Record<string, string | null> = {
+const SETTING_DEFAULTS: Record<string, string | null> = {
   [EXPLICIT_IMAGE_SENSITIVITY]: 'medium',
 };
 

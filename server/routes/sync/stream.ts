@@ -12,7 +12,7 @@ import { audienceOf } from '../../domain/access';
  * The stream ends when the session ends (checked at each ping) and when the server closes.
  * Notifications are in-process (lib/notifier.ts).
  */
-export const PING_EVERY_MS = 25_000;
+const PING_EVERY_MS = 25_000;
 
 export default async function syncStreamRoute(app: FastifyInstance) {
   const open = new Set<ServerResponse>();
