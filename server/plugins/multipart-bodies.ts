@@ -15,14 +15,17 @@ import { parseQueryString } from '../lib/query-string';
  * `{ name, mime, size, sha256 }`: the idempotency plugin hashes the body, so its request hash
  * covers the file names and bytes, and a replay with other files is told apart.
  */
+
 /** At most this many file parts per request; more is refused before reading them. */
 const MAX_FILE_PARTS = entryLimits.maxFiles + 6;
 
 /**
- * Called by a route file on its own scope (not registered app-wide): only the routes that take
- * forms accept multipart and url-encoded bodies; every other route stays JSON only.
+ * Registered in app.ts on the one scope that holds the routes taking forms (entry writes, comment
+ * creates, the image check): only they accept multipart and url-encoded bodies; every other route
+ * stays JSON only. Skip-override (what fastify-plugin sets) makes the parsers reach that scope's
+ * routes rather than a child scope of their own.
  */
-export async function acceptFormBodies(scope: FastifyInstance): Promise<void> {
+export async function multipartBodies(scope: FastifyInstance): Promise<void> {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, parseQueryString(String(body)));
   });
@@ -49,3 +52,4 @@ export async function acceptFormBodies(scope: FastifyInstance): Promise<void> {
     },
   });
 }
+Object.assign(multipartBodies, { [Symbol.for('skip-override')]: true });

@@ -14,7 +14,6 @@ import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOv
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
-import { acceptFormBodies } from '../../plugins/multipart-bodies';
 import { commentById } from '../../domain/comments/queries';
 
 /**
@@ -207,7 +206,6 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
 }
 
 export default async function createCommentRoutes(app: FastifyInstance) {
-  await acceptFormBodies(app);
   const config = { idempotent: true };
   for (const [type, path] of [
     ['journal', '/v1/projects/residents/journal/entries/comments'],

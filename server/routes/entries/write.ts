@@ -6,7 +6,6 @@ import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
 import { fieldErrors, parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
-import { acceptFormBodies } from '../../plugins/multipart-bodies';
 import { listField, textField } from '../../domain/uploads/form-fields';
 import { showEntry } from '../../domain/entries/queries';
 import { recordAccessChange } from '../../domain/entries/revocations';
@@ -226,7 +225,6 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
 }
 
 export default async function entryWriteRoutes(app: FastifyInstance) {
-  await acceptFormBodies(app);
   const config = { idempotent: true };
   for (const [kind, path] of [
     ['journal', '/v1/projects/residents/journal/entries'],

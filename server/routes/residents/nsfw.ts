@@ -7,7 +7,6 @@ import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { acceptFormBodies } from '../../plugins/multipart-bodies';
 import { uploadedFiles } from '../../domain/uploads/form-fields';
 import { residentSensitivity } from '../../domain/entries/writes';
 import { reachableResident } from '../../domain/access';
@@ -22,7 +21,6 @@ import { reachableResident } from '../../domain/access';
  * 50 megapixels a frame), are 422 `image` "File type not allowed".
  */
 export default async function nsfwRoute(app: FastifyInstance) {
-  await acceptFormBodies(app);
   app.post('/v1/projects/residents/:id/photos/nsfw', async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
