@@ -70,6 +70,10 @@ function canvasCheck(upload: UploadedFile, problems: Problems) {
   if (upload.data.length > entryLimits.canvasMaxBytes) problems.add('canvas', `The drawing can be up to ${entryLimits.canvasMaxBytes / 1024 / 1024} MB`);
 }
 
+/** 503 while the image classifier cannot answer: the client retries after 30 s. */
+export const imageCheckUnavailable = () =>
+  new HttpError(503, 'The image check is not available right now. Please try again.', undefined, { 'Retry-After': '30' });
+
 /**
  * The image check on every image given (attachments and the drawing, `index` -1), with the young
  * person's sensitivity; every image is looked at, none is stored unchecked. A flagged image is a
@@ -87,7 +91,7 @@ export async function checkImages(app: FastifyInstance, files: CheckedFile[], se
     } catch (error) {
       if (error instanceof ClassifierUnavailableError) {
         app.log.warn({ err: error }, 'image check unavailable');
-        throw new HttpError(503, 'The image check is not available right now. Please try again.', undefined, { 'Retry-After': '30' });
+        throw imageCheckUnavailable();
       }
       throw error;
     }

@@ -7,6 +7,7 @@ import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { imageCheckUnavailable } from '../../domain/uploads/checks';
 import { uploadedFiles } from '../../domain/uploads/form-fields';
 import { residentSensitivity } from '../../domain/entries/writes';
 import { reachableResident } from '../../domain/access';
@@ -35,7 +36,7 @@ export default async function nsfwRoute(app: FastifyInstance) {
       result = await app.imageClassifier.classify(image.data, mime);
     } catch (error) {
       if (error instanceof ClassifierUnavailableError) {
-        throw new HttpError(503, 'The image check is not available right now. Please try again.', undefined, { 'Retry-After': '30' });
+        throw imageCheckUnavailable();
       }
       throw error;
     }
