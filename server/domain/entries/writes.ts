@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema';
 import { HttpError } from '../../lib/http-errors';
 import { toSensitivity } from '../../lib/image-classifier';
 import type { SignedIn } from '../../plugins/session';
-import type { EntryKind } from './entry-table';
+import { ENTRY_TABLE, type EntryKind } from './entry-table';
 
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 
@@ -132,4 +132,44 @@ export function requirePutOverride(request: FastifyRequest): void {
   const body = (request.body ?? {}) as Record<string, unknown>;
   const method = String(query?._method ?? body._method ?? '').toUpperCase();
   if (method !== 'PUT') throw new HttpError(405, 'Send updates as POST with _method=PUT');
+}
+
+/** An entry as its creator may change it, with its live files. */
+export interface OwnEntry {
+  id: string;
+  description: string | null;
+  reaction: string | null;
+  entry_date: string | null;
+  entry_time: string | null;
+  category_id: string | null;
+  shared_with: string[];
+  shared_with_management: boolean;
+  locked_at: Date | null;
+  files: { id: string; role: 'attachment' | 'canvas'; storage_key: string }[];
+}
+
+/** The signed-in young person's own live entry of their resident record, or 404. */
+export async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string, residentId: string): Promise<OwnEntry> {
+  const row = await app.db
+    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
+    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management', 'entry.locked_at'])
+    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<null>`null`.as('entry_date'))
+    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_time, 'HH24:MI')`.as('entry_time') : sql<null>`null`.as('entry_time'))
+    .select(kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<null>`null`.as('category_id'))
+    .where('entry.tenant_id', '=', auth.tenantId)
+    .where('entry.id', '=', id)
+    .where('entry.resident_id', '=', residentId)
+    .where('entry.creator_id', '=', auth.userId)
+    .where('entry.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, chosen.notFound);
+  const files = await app.db
+    .selectFrom('entry_files')
+    .select(['id', 'role', 'storage_key'])
+    .where('tenant_id', '=', auth.tenantId)
+    .where('entry_type', '=', kind)
+    .where('entry_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return { ...row, files };
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { entryLimits, entryMessages, journalFieldsSchema, voiceFieldsSchema } from '../../../src/contract/entries';
-import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
-import { HttpError } from '../../lib/http-errors';
 import { fieldErrors, parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import { listField, textField } from '../../domain/uploads/form-fields';
@@ -11,7 +9,7 @@ import { showEntry } from '../../domain/entries/queries';
 import { recordAccessChange } from '../../domain/entries/revocations';
 import { ENTRY_TABLE, type EntryKind } from '../../domain/entries/entry-table';
 import {
-  CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, lockedError, londonNow, ownResident, requirePutOverride,
+  CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, loadOwnEntry, lockedError, londonNow, ownResident, requirePutOverride,
 } from '../../domain/entries/writes';
 import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/uploads/checks';
 
@@ -29,44 +27,6 @@ import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/up
  * An update that takes read access away from staff records it (revocations.ts) in its transaction.
  */
 const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
-
-interface Existing {
-  id: string;
-  description: string | null;
-  reaction: string | null;
-  entry_date: string | null;
-  entry_time: string | null;
-  category_id: string | null;
-  shared_with: string[];
-  shared_with_management: boolean;
-  locked_at: Date | null;
-  files: { id: string; role: 'attachment' | 'canvas'; storage_key: string }[];
-}
-
-async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string, residentId: string): Promise<Existing> {
-  const row = await app.db
-    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
-    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management', 'entry.locked_at'])
-    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<null>`null`.as('entry_date'))
-    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_time, 'HH24:MI')`.as('entry_time') : sql<null>`null`.as('entry_time'))
-    .select(kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<null>`null`.as('category_id'))
-    .where('entry.tenant_id', '=', auth.tenantId)
-    .where('entry.id', '=', id)
-    .where('entry.resident_id', '=', residentId)
-    .where('entry.creator_id', '=', auth.userId)
-    .where('entry.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw new HttpError(404, chosen.notFound);
-  const files = await app.db
-    .selectFrom('entry_files')
-    .select(['id', 'role', 'storage_key'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('entry_type', '=', kind)
-    .where('entry_id', '=', id)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return { ...row, files };
-}
 
 /** The same person's entry under this client id (a create sent again), 422 idTaken, or null (free). */
 const alreadyCreated = (app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) =>
