@@ -24,7 +24,7 @@ import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/up
  * A create may carry the client's `id` (checked first): a row of the same person with that id
  * means the create was sent again and it is answered as created, changing nothing; any other row
  * with it is 422 `id` (idTaken). A locked entry (locked_at) cannot be updated: 422 locked.
- * An update that takes read access away from staff records it (revocations.ts) in its transaction.
+ * An update that takes read access away from staff records it (domain/entries/revocations.ts) in its transaction.
  */
 const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
 
