@@ -18,6 +18,7 @@ import { registerIdempotency } from './plugins/idempotency';
 import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
+import { multipartBodies } from './plugins/multipart-bodies';
 import { registerStaticPwa } from './plugins/static-pwa';
 import appConfigRoute from './routes/app-config';
 import csrfCookieRoute from './routes/auth/csrf-cookie';
@@ -148,13 +149,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(eventTypesRoute);
       await api.register(feedbackListRoute);
       await api.register(feedbackCountsRoute);
-      await api.register(createCommentRoutes);
       await api.register(commentListRoutes);
+      // The only routes that take form bodies (multipart, url-encoded): one scope, one parser.
+      await api.register(async (forms) => {
+        await forms.register(multipartBodies);
+        await forms.register(createCommentRoutes);
+        await forms.register(entryWriteRoutes);
+        await forms.register(nsfwRoute);
+      });
       await api.register(entryReadRoutes);
-      await api.register(entryWriteRoutes);
       await api.register(entryLookupRoutes);
       await api.register(fileViewRoute);
-      await api.register(nsfwRoute);
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);
       await api.register(syncStreamRoute);

@@ -11,7 +11,7 @@ import { isoMicros, isoMicrosOrNull } from './timestamps';
  * checkpoint. With a checkpoint the page is the rows strictly after (updated_at, id), in that
  * order, whatever sort was asked for: that is how a replica walks a collection exactly once.
  */
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 export type FieldType = 'text' | 'uuid' | 'date' | 'timestamp' | 'boolean' | 'integer';
 type Operator = (typeof FILTER_OPERATORS)[number];

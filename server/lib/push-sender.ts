@@ -24,7 +24,7 @@ export interface PushSendResult {
 export type PushSender = (target: PushTarget, payload: string) => Promise<PushSendResult>;
 
 /** Per delivery: a slow push service never holds anything up for long. */
-export const PUSH_TIMEOUT_MS = 5000;
+const PUSH_TIMEOUT_MS = 5000;
 /** A message not delivered within a day is dropped: the next start re-syncs anyway. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
@@ -49,7 +49,7 @@ export function createWebPushSender(vapid: VapidKeys): PushSender {
 }
 
 /** Only the push service's origin reaches the log: the endpoint's path is a bearer capability. */
-export function pushServiceOf(endpoint: string): string {
+function pushServiceOf(endpoint: string): string {
   try {
     return new URL(endpoint).origin;
   } catch {

@@ -11,7 +11,7 @@ export const newRecoveryCodes = (count: number = rules.recoveryCodeCount): strin
   Array.from({ length: count }, () => `${group()}-${group()}`);
 
 /** Case and the dash are optional on input (contract recoveryCodeSchema). */
-export const normaliseRecoveryCode = (code: string): string => code.trim().toLowerCase().replace(/-/g, '');
+const normaliseRecoveryCode = (code: string): string => code.trim().toLowerCase().replace(/-/g, '');
 
 export const hashRecoveryCode = (key: Buffer, code: string): string => hmac(key, `recovery:${normaliseRecoveryCode(code)}`);
 

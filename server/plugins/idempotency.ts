@@ -18,7 +18,7 @@ import { requireAuth } from './session';
  * Keys expire after 24 hours. A claim left unanswered for a minute (a crashed process) is taken
  * over by the next repeat: the one window in which a write could run twice.
  */
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 const WAIT_MS = 10_000;
 const POLL_MS = 40;
 const STALE_SECONDS = 60;

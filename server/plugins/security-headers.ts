@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** The connect-src origins of regions whose API lives on another host (`{site}` becomes `*`). */
-export function regionOrigins(regions: { api_base: string }[]): string[] {
+function regionOrigins(regions: { api_base: string }[]): string[] {
   const origins = new Set<string>();
   for (const region of regions) {
     if (!/^https?:\/\//i.test(region.api_base)) continue;

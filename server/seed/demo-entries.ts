@@ -152,7 +152,7 @@ function londonDateTime(at: number): { entry_date: string; entry_time: string } 
 }
 
 /** A small RGBA PNG made with zlib: a yellow sun on a transparent background. */
-export function demoDrawingPng(size = 32): Buffer {
+function demoDrawingPng(size = 32): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -247,7 +247,7 @@ async function writeEntry(
   keyWorkerId: string | null,
 ): Promise<void> {
   const at = Date.now() - entry.daysAgo * DAY_MS;
-  // Staff read and answer only what was shared with them (routes/entries/shared.ts): each demo
+  // Staff read and answer only what was shared with them (domain/access.ts): each demo
   // entry is shared with the key worker and whoever comments on it; voice also with management.
   const staffCommenters = entry.comments.map((c) => users.get(c.by)).filter((id): id is string => Boolean(id) && id !== residentUserId);
   const sharedWith = [...new Set([...(keyWorkerId ? [keyWorkerId] : []), ...staffCommenters])];

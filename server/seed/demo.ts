@@ -80,7 +80,7 @@ const EVENT_TYPES = ['Appointment', 'School', 'Family time', 'Activity', 'Health
 const AVATAR_COLOURS = ['#f97316', '#0ea5e9', '#22c55e', '#a855f7', '#e11d48', '#14b8a6', '#eab308'];
 
 /** A small SVG avatar with initials; served with a sandboxing CSP (routes/users/photo.ts). */
-export function avatarSvg(first: string, last: string): string {
+function avatarSvg(first: string, last: string): string {
   const initials = `${first[0] ?? ''}${last[0] ?? ''}`.toUpperCase().replace(/[^A-Z]/g, '');
   const colour = AVATAR_COLOURS[(first.length * 7 + last.length) % AVATAR_COLOURS.length];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128"><rect width="128" height="128" rx="64" fill="${colour}"/><text x="64" y="78" font-family="sans-serif" font-size="48" font-weight="700" fill="#fff" text-anchor="middle">${initials}</text></svg>`;

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * Issue 4 follow-up (server):
  * - entry_access_revocations: who lost read access to an entry, and when. A staff member's replica
  *   keeps an entry it can no longer read forever unless a pull tells it to drop it; the journal and
- *   voice lists turn these rows into content-free tombstones (routes/entries/revocations.ts). One
+ *   voice lists turn these rows into content-free tombstones (domain/entries/revocations.ts). One
  *   row per (entry, user): revoking again moves revoked_at, giving access back deletes the row.
  * - Comments are ordered by (created_at, id): ids may now be made by clients (random UUIDv4), so
  *   they no longer sort by time. The thread index follows that order.

@@ -6,8 +6,8 @@ import { verifyPassword } from '../../lib/passwords';
 import { assertNotLocked, clearFailures, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
 import { parse } from '../../lib/validate';
 import { ensureSession, startSession } from '../../plugins/session';
-import { confirmedMethods } from './mfa-methods';
-import { createChallenge } from './mfa-challenge';
+import { confirmedMethods } from '../../domain/mfa/methods';
+import { createChallenge } from '../../domain/mfa/challenges';
 
 /**
  * POST /api/auth/login. Wrong credentials answer 422 (not 401, which the PWA reads as "session

@@ -10,7 +10,7 @@ import { numericCode } from '../../lib/tokens';
 import { newTotpSecret, qrDataUrl, totpUri } from '../../lib/totp';
 import { parse } from '../../lib/validate';
 import { requireAuth, startSession } from '../../plugins/session';
-import { consumeTotp, firstRecoveryCodes, recordCodeFailure } from './mfa-methods';
+import { consumeTotp, firstRecoveryCodes, recordCodeFailure } from '../../domain/mfa/methods';
 
 const wrongCode = () => new HttpError(422, messages.codeIncorrect, { code: [messages.codeIncorrect] });
 

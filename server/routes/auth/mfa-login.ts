@@ -9,8 +9,8 @@ import { hashEmailCode } from '../../lib/recovery-codes';
 import { assertNotLocked, clearFailures, throttleKeys } from '../../lib/throttle';
 import { parse } from '../../lib/validate';
 import { startSession } from '../../plugins/session';
-import { findChallenge } from './mfa-challenge';
-import { consumeRecoveryCode, consumeTotp, recordCodeFailure } from './mfa-methods';
+import { findChallenge } from '../../domain/mfa/challenges';
+import { consumeRecoveryCode, consumeTotp, recordCodeFailure } from '../../domain/mfa/methods';
 
 async function emailCodeMatches(app: FastifyInstance, challenge: MfaChallenge, code: string): Promise<boolean> {
   if (!challenge.email_code_hash || !challenge.email_code_expires_at) return false;

@@ -7,7 +7,7 @@ import { hashEmailCode } from '../../lib/recovery-codes';
 import { tooManyAttempts } from '../../lib/throttle';
 import { numericCode } from '../../lib/tokens';
 import { parse } from '../../lib/validate';
-import { findChallenge } from './mfa-challenge';
+import { findChallenge } from '../../domain/mfa/challenges';
 
 /** POST /api/auth/mfa/send-code: emails a sign-in code; a new one replaces the previous one. */
 export default async function mfaSendCodeRoute(app: FastifyInstance) {

@@ -7,7 +7,7 @@ import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } fro
 import { hourMinuteOrNull } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { reachableResident } from '../residents/access';
+import { reachableResident } from '../../domain/access';
 
 /**
  * GET /api/v1/residents/{id}/instances?start_date=yyyy-MM-dd: the young person's calendar.

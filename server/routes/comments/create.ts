@@ -8,14 +8,13 @@ import { HttpError } from '../../lib/http-errors';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
-import {
-  checkImages, checkUploads, clientIdOf, createdBefore, ENTRY_TABLE, entryReadable, isUniqueViolation, lockedError, Problems, residentSensitivity, storeFiles,
-  requirePutOverride,
-} from '../entries/shared';
+import { entryReadable } from '../../domain/access';
+import { ENTRY_TABLE } from '../../domain/entries/entry-table';
+import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
+import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
-import { acceptFormBodies } from './form-bodies';
-import { commentById } from './read';
+import { commentById } from '../../domain/comments/queries';
 
 /**
  * POST /api/v1/projects/residents/journal/entries/comments and .../voices/entries/comments
@@ -207,7 +206,6 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
 }
 
 export default async function createCommentRoutes(app: FastifyInstance) {
-  await acceptFormBodies(app);
   const config = { idempotent: true };
   for (const [type, path] of [
     ['journal', '/v1/projects/residents/journal/entries/comments'],

@@ -1,116 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Comment } from '../../../src/contract/comments';
-import type { JournalEntry, VoiceEntry } from '../../../src/contract/entries';
-import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
-import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
-import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
-import { requireAuth, type SignedIn } from '../../plugins/session';
-import { commentsQuery, presentComments } from '../comments/read';
-import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } from './revocations';
-import { ENTRY_TABLE, entryReadable, filesOf, personOf, type EntryKind } from './shared';
+import { requireAuth } from '../../plugins/session';
+import { commentsQuery, presentComments } from '../../domain/comments/queries';
+import { entriesQuery, presentEntries, showEntry, SPECS, withSearchTerm, type EntryRow } from '../../domain/entries/queries';
+import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } from '../../domain/entries/revocations';
 
-/**
- * GET /api/v1/projects/residents/journal/entries and .../voices/entries (list, checkpoint mode as
- * every list) and GET .../entries/{id} (with `comments`). Rows are the entries the signed-in person
- * may read (shared.ts). `search_term` is a case-insensitive substring of the description (LIKE
- * wildcards escaped). Filters: entry_date (journal), category_id (voice), created_at, updated_at,
- * reaction, resident_id. Sort default: newest first (journal: entry_date, entry_time, created_at
- * desc; voice: created_at desc). A checkpoint pull with with_trashed=1 also gets tombstones of
- * entries the signed-in person lost access to (revocations.ts), merged in (updated_at, id) order.
- * A single entry's comments come oldest first: (created_at, id), as ids may be made by clients.
- */
-const ref = (c: string) => sql.ref(`entry.${c}`);
-
-const common: ListSpec['fields'] = {
-  created_at: { expr: ref('created_at'), type: 'timestamp' },
-  reaction: { expr: ref('reaction'), type: 'text' },
-  resident_id: { expr: ref('resident_id'), type: 'uuid' },
-};
-const RELATIONS = ['files', 'comments', 'creator', 'canvas', 'category'] as const;
-
-export const SPECS: Record<EntryKind, ListSpec> = {
-  journal: {
-    fields: { ...common, entry_date: { expr: ref('entry_date'), type: 'date' } },
-    sorts: { entry_date: ref('entry_date'), entry_time: ref('entry_time'), created_at: ref('created_at') },
-    defaultSort: [['entry_date', 'desc'], ['entry_time', 'desc'], ['created_at', 'desc']],
-    relations: RELATIONS,
-    ...syncColumns('entry'),
-  },
-  voice: {
-    fields: { ...common, category_id: { expr: ref('category_id'), type: 'uuid' } },
-    sorts: { created_at: ref('created_at'), entry_date: ref('entry_date') },
-    defaultSort: [['created_at', 'desc']],
-    relations: RELATIONS,
-    ...syncColumns('entry'),
-  },
-};
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
-  return app.db
-    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
-    .innerJoin('users as creator', 'creator.id', 'entry.creator_id')
-    .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
-    .select([
-      ...syncSelect(syncColumns('entry')),
-      'entry.resident_id',
-      'entry.description',
-      'entry.reaction',
-      'entry.shared_with',
-      'entry.shared_with_management',
-      isoMicrosOrNull(ref('locked_at')).as('locked_at'),
-      isoMicros(ref('created_at')).as('created_at'),
-      'creator.id as creator_id',
-      'creator.first_name as creator_first_name',
-      'creator.last_name as creator_last_name',
-      sql<boolean>`creator_photo.id is not null`.as('creator_has_photo'),
-      sql<number>`(select count(*)::int from entry_comments c where c.entry_type = ${kind} and c.entry_id = entry.id and c.deleted_at is null)`.as('comments_count'),
-      kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<string>`''`.as('entry_date'),
-      kind === 'journal' ? hourMinute(ref('entry_time')).as('entry_time') : sql<string>`''`.as('entry_time'),
-      kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<string>`''`.as('category_id'),
-    ])
-    .where('entry.tenant_id', '=', auth.tenantId)
-    .where(entryReadable(auth));
-}
-
-type Row = Awaited<ReturnType<ReturnType<typeof entriesQuery>['execute']>>[number];
-
-export async function presentEntries(app: FastifyInstance, auth: SignedIn, kind: EntryKind, rows: Row[]): Promise<(JournalEntry | VoiceEntry)[]> {
-  const files = await filesOf(app.db, auth.tenantId, kind, rows.map((r) => r.id));
-  return rows.map((r) => {
-    const base = {
-      id: r.id,
-      updated_at: r.updated_at,
-      deleted_at: r.deleted_at,
-      resident_id: r.resident_id,
-      creator: personOf(r),
-      description: r.description,
-      reaction: r.reaction,
-      canvas: files.get(r.id)!.canvas,
-      files: files.get(r.id)!.files,
-      shared_with: r.shared_with,
-      shared_with_management: r.shared_with_management,
-      comments_count: r.comments_count,
-      locked_at: r.locked_at,
-      created_at: r.created_at,
-    };
-    return kind === 'journal' ? { ...base, entry_date: r.entry_date, entry_time: r.entry_time } : { ...base, category_id: r.category_id };
-  });
-}
-
-/** One readable entry (not deleted), or 404. */
-export async function showEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) {
-  const row = await entriesQuery(app, auth, kind).where('entry.id', '=', id).where('entry.deleted_at', 'is', null).executeTakeFirst();
-  if (!row) throw new HttpError(404, chosen.notFound);
-  const [entry] = await presentEntries(app, auth, kind, [row]);
-  return entry!;
-}
-
+/** Entry lists and single entries; the queries and the access rule live in domain/. */
 export default async function entryReadRoutes(app: FastifyInstance) {
   for (const [kind, path] of [
     ['journal', '/v1/projects/residents/journal/entries'],
@@ -120,15 +18,11 @@ export default async function entryReadRoutes(app: FastifyInstance) {
     app.get(path, async (request) => {
       const auth = requireAuth(request);
       const list = parseListQuery(request.query, spec);
-      let query = entriesQuery(app, auth, kind);
-      const term = (request.query as { search_term?: unknown }).search_term;
-      if (typeof term === 'string' && term.trim() !== '') {
-        query = query.where(sql<boolean>`entry.description ilike ${`%${escapeLike(term.trim())}%`} escape '\\'`);
-      }
+      const query = withSearchTerm(entriesQuery(app, auth, kind), (request.query as { search_term?: unknown }).search_term);
       const rows = await applyListQuery(query, list, spec).execute();
       const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
       const page = toPage(mergeByCheckpoint(rows, revoked), list);
-      const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is Row => !isRevoked(r)))).map((e) => [e.id, e]));
+      const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is EntryRow => !isRevoked(r)))).map((e) => [e.id, e]));
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });
 

@@ -1,18 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { entryLimits, entryMessages, journalFieldsSchema, voiceFieldsSchema } from '../../../src/contract/entries';
-import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
-import { HttpError } from '../../lib/http-errors';
 import { fieldErrors, parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
-import { acceptFormBodies, listField, textField } from '../comments/form-bodies';
-import { showEntry } from './read';
-import { recordAccessChange } from './revocations';
+import { listField, textField } from '../../domain/uploads/form-fields';
+import { showEntry } from '../../domain/entries/queries';
+import { recordAccessChange } from '../../domain/entries/revocations';
+import { ENTRY_TABLE, type EntryKind } from '../../domain/entries/entry-table';
 import {
-  CLOCK_SKEW_MS, ENTRY_TABLE, Problems, checkImages, checkUploads, londonNow, ownResident, requirePutOverride, storeFiles, type EntryKind,
-  clientIdOf, createdBefore, isUniqueViolation, lockedError,
-} from './shared';
+  CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, loadOwnEntry, lockedError, londonNow, ownResident, requirePutOverride,
+} from '../../domain/entries/writes';
+import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/uploads/checks';
 
 /**
  * POST /api/v1/projects/residents/journal/entries (create) and POST .../entries/{id}?_method=PUT
@@ -21,51 +20,13 @@ import {
  * attachments `files[N]`, the drawing as the PNG part `canvas`; updates replace the fields they
  * send, add new files, drop `remove_files[]` and replace or remove (`remove_canvas=1`) the drawing.
  * Every rule answers 422 with field errors (entryMessages); a file over maxFileBytes is a 413.
- * Idempotent (Idempotency-Key): the request hash covers the files (form-bodies.ts).
+ * Idempotent (Idempotency-Key): the request hash covers the files (plugins/multipart-bodies.ts).
  * A create may carry the client's `id` (checked first): a row of the same person with that id
  * means the create was sent again and it is answered as created, changing nothing; any other row
  * with it is 422 `id` (idTaken). A locked entry (locked_at) cannot be updated: 422 locked.
- * An update that takes read access away from staff records it (revocations.ts) in its transaction.
+ * An update that takes read access away from staff records it (domain/entries/revocations.ts) in its transaction.
  */
 const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
-
-interface Existing {
-  id: string;
-  description: string | null;
-  reaction: string | null;
-  entry_date: string | null;
-  entry_time: string | null;
-  category_id: string | null;
-  shared_with: string[];
-  shared_with_management: boolean;
-  locked_at: Date | null;
-  files: { id: string; role: 'attachment' | 'canvas'; storage_key: string }[];
-}
-
-async function loadOwnEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string, residentId: string): Promise<Existing> {
-  const row = await app.db
-    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
-    .select(['entry.id', 'entry.description', 'entry.reaction', 'entry.shared_with', 'entry.shared_with_management', 'entry.locked_at'])
-    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<null>`null`.as('entry_date'))
-    .select(kind === 'journal' ? sql<string>`to_char(entry.entry_time, 'HH24:MI')`.as('entry_time') : sql<null>`null`.as('entry_time'))
-    .select(kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<null>`null`.as('category_id'))
-    .where('entry.tenant_id', '=', auth.tenantId)
-    .where('entry.id', '=', id)
-    .where('entry.resident_id', '=', residentId)
-    .where('entry.creator_id', '=', auth.userId)
-    .where('entry.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw new HttpError(404, chosen.notFound);
-  const files = await app.db
-    .selectFrom('entry_files')
-    .select(['id', 'role', 'storage_key'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('entry_type', '=', kind)
-    .where('entry_id', '=', id)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return { ...row, files };
-}
 
 /** The same person's entry under this client id (a create sent again), 422 idTaken, or null (free). */
 const alreadyCreated = (app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) =>
@@ -224,7 +185,6 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
 }
 
 export default async function entryWriteRoutes(app: FastifyInstance) {
-  await acceptFormBodies(app);
   const config = { idempotent: true };
   for (const [kind, path] of [
     ['journal', '/v1/projects/residents/journal/entries'],

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { requireAuth } from '../../plugins/session';
-import { feedbackQuery } from './query';
+import { feedbackQuery } from '../../domain/feedback/queries';
 
 /**
  * GET /api/v1/projects/residents/feedback/counts: threads awaiting the young person's response

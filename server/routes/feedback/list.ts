@@ -4,7 +4,7 @@ import type { FeedbackItem } from '../../../src/contract/feedback';
 import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import { requireAuth } from '../../plugins/session';
-import { feedbackQuery } from './query';
+import { feedbackQuery } from '../../domain/feedback/queries';
 
 /**
  * GET /api/v1/projects/residents/feedback: one row per entry thread with staff comments.

@@ -5,7 +5,8 @@ import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { entryReadable } from '../entries/shared';
+import { entryReadable } from '../../domain/access';
+import type { EntryKind } from '../../domain/entries/entry-table';
 
 /**
  * GET /api/v1/files/view?file_id=&module=journal|voice|comment: the bytes of an attachment or
@@ -29,7 +30,7 @@ export default async function fileViewRoute(app: FastifyInstance) {
       .executeTakeFirst();
     if (!file) throw new HttpError(404, chosen.notFound);
 
-    let entryType: 'journal' | 'voice';
+    let entryType: EntryKind;
     let entryId: string;
     if (file.entry_type === 'comment') {
       const comment = await app.db

@@ -6,8 +6,8 @@ import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { reachableResident } from './access';
-import { loadResidentDetails } from './details';
+import { reachableResident } from '../../domain/access';
+import { loadResidentDetails } from '../../domain/residents/details';
 
 /**
  * PUT /api/v1/projects/residents/{id}/app-settings (also POST with ?_method=PUT): journal colour,

@@ -5,7 +5,7 @@ import { idParamsSchema } from '../../../src/contract/users';
 import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { reachableResident } from './access';
+import { reachableResident } from '../../domain/access';
 
 /**
  * GET /api/v1/projects/residents/{id}/associated-users: the staff of the young person's home, one

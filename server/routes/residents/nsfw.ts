@@ -7,9 +7,10 @@ import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { acceptFormBodies, uploadedFiles } from '../comments/form-bodies';
-import { residentSensitivity } from '../entries/shared';
-import { reachableResident } from './access';
+import { imageCheckUnavailable } from '../../domain/uploads/checks';
+import { uploadedFiles } from '../../domain/uploads/form-fields';
+import { residentSensitivity } from '../../domain/entries/writes';
+import { reachableResident } from '../../domain/access';
 
 /**
  * POST /api/v1/projects/residents/{id}/photos/nsfw (multipart, one part `image`): the image check
@@ -21,7 +22,6 @@ import { reachableResident } from './access';
  * 50 megapixels a frame), are 422 `image` "File type not allowed".
  */
 export default async function nsfwRoute(app: FastifyInstance) {
-  await acceptFormBodies(app);
   app.post('/v1/projects/residents/:id/photos/nsfw', async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
@@ -36,7 +36,7 @@ export default async function nsfwRoute(app: FastifyInstance) {
       result = await app.imageClassifier.classify(image.data, mime);
     } catch (error) {
       if (error instanceof ClassifierUnavailableError) {
-        throw new HttpError(503, 'The image check is not available right now. Please try again.', undefined, { 'Retry-After': '30' });
+        throw imageCheckUnavailable();
       }
       throw error;
     }

@@ -5,10 +5,10 @@ import { EXPLICIT_IMAGE_SENSITIVITY } from '../../../src/contract/residents';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { reachableResident } from './access';
+import { reachableResident } from '../../domain/access';
 
 /** Settings a young person's project has, with the value used when none is stored. */
-export const SETTING_DEFAULTS: Record<string, string | null> = {
+const SETTING_DEFAULTS: Record<string, string | null> = {
   [EXPLICIT_IMAGE_SENSITIVITY]: 'medium',
 };
 

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { idParamsSchema } from '../../../src/contract/users';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { reachableResident } from './access';
-import { loadResidentDetails } from './details';
+import { reachableResident } from '../../domain/access';
+import { loadResidentDetails } from '../../domain/residents/details';
 
 /** GET /api/v1/projects/residents/{id}: the young person's details (themself, or staff of their home). */
 export default async function showResidentRoute(app: FastifyInstance) {

@@ -8,7 +8,7 @@ import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type L
 import { hourMinute } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { homeIdsOf } from '../users/visibility';
+import { homeIdsOf } from '../../domain/access';
 
 /**
  * GET /api/v1/rotas/staff-roster?date=yyyy-MM-dd&parent_project_ids[0]=<home id>&with[0]=user

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ChangeEvent } from '../../../src/contract/sync';
 import { requireAuth } from '../../plugins/session';
-import { audienceOf } from '../residents/access';
+import { audienceOf } from '../../domain/access';
 
 /**
  * GET /api/v1/sync/stream: server-sent events telling the signed-in person's replica what to pull
@@ -12,7 +12,7 @@ import { audienceOf } from '../residents/access';
  * The stream ends when the session ends (checked at each ping) and when the server closes.
  * Notifications are in-process (lib/notifier.ts).
  */
-export const PING_EVERY_MS = 25_000;
+const PING_EVERY_MS = 25_000;
 
 export default async function syncStreamRoute(app: FastifyInstance) {
   const open = new Set<ServerResponse>();

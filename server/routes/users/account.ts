@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { Account, AccountUser, Resident, Theme } from '../../../src/contract/users';
+import type { Account, AccountUser, Resident } from '../../../src/contract/users';
 import { sql } from 'kysely';
 import { HttpError } from '../../lib/http-errors';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { requireAuth } from '../../plugins/session';
-import { confirmedMethods } from '../auth/mfa-methods';
-import { homeIdsOf } from './visibility';
+import { confirmedMethods } from '../../domain/mfa/methods';
+import { homeIdsOf } from '../../domain/access';
+import { toTheme } from '../../domain/users/themes';
 
-export const toTheme = (row: { id: number; system_name: Theme['system_name']; name: string; theme_type: 'kids_app' }): Theme => ({
-  id: row.id,
-  system_name: row.system_name,
-  name: row.name,
-  theme_type: { system_name: row.theme_type },
-});
 
 /** GET /api/v1/auth/user: the signed-in account (allowed while two-factor set-up is pending). */
 export default async function accountRoute(app: FastifyInstance) {

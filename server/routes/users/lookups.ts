@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAuth } from '../../plugins/session';
-import { toTheme } from './account';
+import { toTheme } from '../../domain/users/themes';
 
 /** GET /api/v1/users/types and /api/v1/users/themes: shared lists (allowed during set-up). */
 export default async function lookupRoutes(app: FastifyInstance) {

@@ -4,7 +4,7 @@ import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { assertCanSee } from './visibility';
+import { assertCanSee } from '../../domain/access';
 
 /**
  * GET /api/v1/users/profile/photo/{id}: the image bytes. Photos may be SVG, so the answer gets a

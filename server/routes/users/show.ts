@@ -5,7 +5,7 @@ import { idParamsSchema, type PublicUser } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
-import { assertCanSee } from './visibility';
+import { assertCanSee } from '../../domain/access';
 
 /** GET /api/v1/users/{id}: what one person may see of another. */
 export default async function showUserRoute(app: FastifyInstance) {

@@ -5,12 +5,13 @@ import type { Database } from '../../db/schema';
 import type { ListRequest } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
-import { ENTRY_TABLE, entryReadable, type EntryKind } from './shared';
+import { entryReadable } from '../access';
+import { ENTRY_TABLE, type EntryKind } from './entry-table';
 
 /**
  * Tombstones for lost access (docs/api.md, "Lost access").
  *
- * Staff read an entry while it is shared with them (shared.ts entryReadable). When the young person
+ * Staff read an entry while it is shared with them (domain/access.ts entryReadable). When the young person
  * takes that away, a checkpoint pull simply stops seeing the row and the staff member's replica
  * would keep it forever. So an entry update records, in its transaction, every user who could read
  * the entry before and cannot now (entry_access_revocations, revoked_at = now()), and forgets the

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { SignedIn } from '../../plugins/session';
-import { entryReadable } from '../entries/shared';
+import { entryReadable } from '../access';
 
 /**
  * resident_feedback rows the signed-in person may see (their own as a young person; as staff, the
@@ -23,6 +23,6 @@ export function feedbackQuery(app: FastifyInstance, auth: SignedIn) {
       join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null),
     )
     .where('resident_feedback.tenant_id', '=', auth.tenantId)
-    // A thread shows its entry's excerpt: only to those who may read the entry (shared.ts).
+    // A thread shows its entry's excerpt: only to those who may read the entry (domain/access.ts).
     .where(sql<boolean>`((${entryReadable(auth, 'journal_entries')}) or (${entryReadable(auth, 'voice_entries')}))`);
 }

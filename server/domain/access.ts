@@ -1,0 +1,161 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { chosenMessages as chosen } from '../../src/contract/messages';
+import { HttpError } from '../lib/http-errors';
+import type { Audience } from '../lib/notifier';
+import type { SignedIn } from '../plugins/session';
+
+/**
+ * The one access rule: who may read or answer what. Every route, the change stream and the
+ * replication of revocations ask here, so that no two places can disagree.
+ */
+
+/**
+ * Who may read an entry (and its comments and files), docs/api.md:
+ * - the young person the entry belongs to (entry.resident_id is theirs), whoever created it;
+ * - staff of that young person's home (home_staff, not deleted) when the entry is shared with them
+ *   (their user id in shared_with) or shared with management and they are a manager.
+ * Anyone else, other tenants included, gets 404: an answer never says that an entry exists.
+ * Only the young person who created an entry may change it.
+ */
+
+/** Condition on an entry alias (`entry`): the signed-in person may read it. */
+export function entryReadable(auth: SignedIn, alias = 'entry'): Expression<SqlBool> {
+  const e = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<SqlBool>`${e('resident_id')} in (
+    select r.id from residents r
+    where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and (
+      r.user_id = ${auth.userId}
+      or (
+        r.home_id in (select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null)
+        and (
+          cast(${auth.userId} as uuid) = any(${e('shared_with')})
+          or (${e('shared_with_management')} and exists (
+            select 1 from users u join user_types ut on ut.id = u.user_type_id
+            where u.id = ${auth.userId} and ut.system_name = 'manager'))
+        )
+      )
+    )
+  )`;
+}
+
+/**
+ * Which residents a signed-in person may reach: a young person only their own record; staff the
+ * residents of the homes they work in (home_staff rows that are not deleted). Everything else,
+ * other tenants included, is a 404 so an answer never reveals that a record exists.
+ */
+export interface ReachableResident {
+  id: string;
+  user_id: string;
+  home_id: string;
+  /** The signed-in person is this young person. */
+  isSelf: boolean;
+}
+
+export async function reachableResident(app: FastifyInstance, auth: SignedIn, residentId: string): Promise<ReachableResident> {
+  const row = await app.db
+    .selectFrom('residents')
+    .select(['residents.id', 'residents.user_id', 'residents.home_id'])
+    .where('residents.tenant_id', '=', auth.tenantId)
+    .where('residents.id', '=', residentId)
+    .where('residents.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('residents.user_id', '=', auth.userId), eb('residents.home_id', 'in', staffHomes(app, auth))]))
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, chosen.notFound);
+  return { ...row, isSelf: row.user_id === auth.userId };
+}
+
+/** Subquery: ids of the homes where the signed-in person is staff. */
+function staffHomes(app: FastifyInstance, auth: SignedIn) {
+  return app.db
+    .selectFrom('home_staff')
+    .select('home_staff.home_id')
+    .where('home_staff.tenant_id', '=', auth.tenantId)
+    .where('home_staff.user_id', '=', auth.userId)
+    .where('home_staff.deleted_at', 'is', null);
+}
+
+
+/** The signed-in person as an event-stream audience (lib/notifier.ts). */
+export async function audienceOf(app: FastifyInstance, auth: SignedIn): Promise<Audience> {
+  const own = await app.db
+    .selectFrom('residents')
+    .select(['id', 'home_id'])
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const staff = (await staffHomes(app, auth).execute()).map((r) => r.home_id);
+  return {
+    residentId: own?.id ?? null,
+    homeIds: [...new Set([...(own ? [own.home_id] : []), ...staff])],
+    staffHomeIds: staff,
+  };
+}
+
+
+/** Ids of the homes a person belongs to: a young person's home, or the homes a carer works in. */
+export async function homeIdsOf(app: FastifyInstance, tenantId: string, userId: string): Promise<string[]> {
+  const resident = await app.db
+    .selectFrom('residents')
+    .select('home_id')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const staff = await app.db
+    .selectFrom('home_staff')
+    .select('home_id')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return [...new Set([...resident, ...staff].map((r) => r.home_id))];
+}
+
+/**
+ * Who may see whom: oneself; a young person sees the staff of their home; staff see the
+ * residents and staff of the homes they work in. Everything else, other sites included, is a 404
+ * so that the answer never reveals that someone exists.
+ */
+export async function assertCanSee(app: FastifyInstance, auth: SignedIn, targetId: string): Promise<void> {
+  if (targetId === auth.userId) return;
+  const notFound = new HttpError(404, chosen.notFound);
+  const viewer = await app.db
+    .selectFrom('users')
+    .select('user_type_id')
+    .where('id', '=', auth.userId)
+    .where('tenant_id', '=', auth.tenantId)
+    .executeTakeFirst();
+  if (!viewer) throw notFound;
+  const homes = await homeIdsOf(app, auth.tenantId, auth.userId);
+  if (homes.length === 0) throw notFound;
+
+  const isStaffThere = await app.db
+    .selectFrom('home_staff')
+    .innerJoin('users', 'users.id', 'home_staff.user_id')
+    .select('home_staff.id')
+    .where('home_staff.tenant_id', '=', auth.tenantId)
+    .where('home_staff.user_id', '=', targetId)
+    .where('home_staff.home_id', 'in', homes)
+    .where('home_staff.deleted_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (isStaffThere) return;
+
+  const viewerIsStaff = viewer.user_type_id !== 1;
+  if (viewerIsStaff) {
+    const isResidentThere = await app.db
+      .selectFrom('residents')
+      .innerJoin('users', 'users.id', 'residents.user_id')
+      .select('residents.id')
+      .where('residents.tenant_id', '=', auth.tenantId)
+      .where('residents.user_id', '=', targetId)
+      .where('residents.home_id', 'in', homes)
+      .where('residents.deleted_at', 'is', null)
+      .where('users.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (isResidentThere) return;
+  }
+  throw notFound;
+}

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { JournalEntry, VoiceEntry } from '../../../src/contract/entries';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { HttpError } from '../../lib/http-errors';
+import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
+import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
+import type { SignedIn } from '../../plugins/session';
+import { entryReadable } from '../access';
+import { ENTRY_TABLE, type EntryKind } from './entry-table';
+import { filesOf, personOf } from './present';
+
+/**
+ * GET /api/v1/projects/residents/journal/entries and .../voices/entries (list, checkpoint mode as
+ * every list) and GET .../entries/{id} (with `comments`). Rows are the entries the signed-in person
+ * may read (domain/access.ts). `search_term` is a case-insensitive substring of the description (LIKE
+ * wildcards escaped). Filters: entry_date (journal), category_id (voice), created_at, updated_at,
+ * reaction, resident_id. Sort default: newest first (journal: entry_date, entry_time, created_at
+ * desc; voice: created_at desc). A checkpoint pull with with_trashed=1 also gets tombstones of
+ * entries the signed-in person lost access to (revocations.ts), merged in (updated_at, id) order.
+ * A single entry's comments come oldest first: (created_at, id), as ids may be made by clients.
+ */
+const ref = (c: string) => sql.ref(`entry.${c}`);
+
+const common: ListSpec['fields'] = {
+  created_at: { expr: ref('created_at'), type: 'timestamp' },
+  reaction: { expr: ref('reaction'), type: 'text' },
+  resident_id: { expr: ref('resident_id'), type: 'uuid' },
+};
+const RELATIONS = ['files', 'comments', 'creator', 'canvas', 'category'] as const;
+
+export const SPECS: Record<EntryKind, ListSpec> = {
+  journal: {
+    fields: { ...common, entry_date: { expr: ref('entry_date'), type: 'date' } },
+    sorts: { entry_date: ref('entry_date'), entry_time: ref('entry_time'), created_at: ref('created_at') },
+    defaultSort: [['entry_date', 'desc'], ['entry_time', 'desc'], ['created_at', 'desc']],
+    relations: RELATIONS,
+    ...syncColumns('entry'),
+  },
+  voice: {
+    fields: { ...common, category_id: { expr: ref('category_id'), type: 'uuid' } },
+    sorts: { created_at: ref('created_at'), entry_date: ref('entry_date') },
+    defaultSort: [['created_at', 'desc']],
+    relations: RELATIONS,
+    ...syncColumns('entry'),
+  },
+};
+
+
+export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
+  return app.db
+    .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
+    .innerJoin('users as creator', 'creator.id', 'entry.creator_id')
+    .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
+    .select([
+      ...syncSelect(syncColumns('entry')),
+      'entry.resident_id',
+      'entry.description',
+      'entry.reaction',
+      'entry.shared_with',
+      'entry.shared_with_management',
+      isoMicrosOrNull(ref('locked_at')).as('locked_at'),
+      isoMicros(ref('created_at')).as('created_at'),
+      'creator.id as creator_id',
+      'creator.first_name as creator_first_name',
+      'creator.last_name as creator_last_name',
+      sql<boolean>`creator_photo.id is not null`.as('creator_has_photo'),
+      sql<number>`(select count(*)::int from entry_comments c where c.entry_type = ${kind} and c.entry_id = entry.id and c.deleted_at is null)`.as('comments_count'),
+      kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<string>`''`.as('entry_date'),
+      kind === 'journal' ? hourMinute(ref('entry_time')).as('entry_time') : sql<string>`''`.as('entry_time'),
+      kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<string>`''`.as('category_id'),
+    ])
+    .where('entry.tenant_id', '=', auth.tenantId)
+    .where(entryReadable(auth));
+}
+
+export type EntryRow = Awaited<ReturnType<ReturnType<typeof entriesQuery>['execute']>>[number];
+
+export async function presentEntries(app: FastifyInstance, auth: SignedIn, kind: EntryKind, rows: EntryRow[]): Promise<(JournalEntry | VoiceEntry)[]> {
+  const files = await filesOf(app.db, auth.tenantId, kind, rows.map((r) => r.id));
+  return rows.map((r) => {
+    const base = {
+      id: r.id,
+      updated_at: r.updated_at,
+      deleted_at: r.deleted_at,
+      resident_id: r.resident_id,
+      creator: personOf(r),
+      description: r.description,
+      reaction: r.reaction,
+      canvas: files.get(r.id)!.canvas,
+      files: files.get(r.id)!.files,
+      shared_with: r.shared_with,
+      shared_with_management: r.shared_with_management,
+      comments_count: r.comments_count,
+      locked_at: r.locked_at,
+      created_at: r.created_at,
+    };
+    return kind === 'journal' ? { ...base, entry_date: r.entry_date, entry_time: r.entry_time } : { ...base, category_id: r.category_id };
+  });
+}
+
+/** One readable entry (not deleted), or 404. */
+export async function showEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) {
+  const row = await entriesQuery(app, auth, kind).where('entry.id', '=', id).where('entry.deleted_at', 'is', null).executeTakeFirst();
+  if (!row) throw new HttpError(404, chosen.notFound);
+  const [entry] = await presentEntries(app, auth, kind, [row]);
+  return entry!;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Entries whose description holds `term` (case-insensitive, LIKE wildcards escaped); all when blank. */
+export function withSearchTerm(query: ReturnType<typeof entriesQuery>, term: unknown): ReturnType<typeof entriesQuery> {
+  if (typeof term !== 'string' || term.trim() === '') return query;
+  return query.where(sql<boolean>`entry.description ilike ${`%${escapeLike(term.trim())}%`} escape '\\'`);
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The files and fields of a form body (plugins/multipart-bodies.ts reads the body). */
+export interface UploadedFile {
+  /** The part's field name: `files[0]`, `files[]`, `canvas`, `image`... */
+  field: string;
+  filename: string;
+  data: Buffer;
+}
+
+const uploads = new WeakMap<FastifyRequest, UploadedFile[]>();
+
+/** The file parts of a request, kept beside it, never in its body. */
+export const uploadedFiles = (request: FastifyRequest): UploadedFile[] => uploads.get(request) ?? [];
+
+/** Used by the multipart plugin only. */
+export function rememberUpload(request: FastifyRequest, file: UploadedFile): void {
+  uploads.set(request, [...uploadedFiles(request), file]);
+}
+
+/** A repeated list field however it came: `name[]` (multipart, repeated or single), `name`, `name[0]`..., JSON arrays. */
+export function listField(body: Record<string, unknown>, name: string): string[] | undefined {
+  const found: unknown[] = [];
+  let present = false;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === name || key === `${name}[]` || new RegExp(`^${name}\\[\\d+\\]$`).test(key)) {
+      present = true;
+      if (Array.isArray(value)) found.push(...value);
+      else found.push(value);
+    }
+  }
+  if (!present) return undefined;
+  return found.filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/** A plain text field, or undefined when absent (multipart sends strings; JSON may send null). */
+export function textField(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
