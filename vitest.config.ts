@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/lint/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
