@@ -39,6 +39,8 @@ test('jamie signs in, lands on the dashboard, and every screen has its title', a
 
 test('the navigation takes jamie between screens', async ({ page }) => {
   await signInAsJamie(page);
+  // Once the Main bar is rendered, which items it shows is fixed by the CSS breakpoint: no race.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   let calendar = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' });
   if (!(await calendar.isVisible())) {
     // Phones keep the later items in the Menu drawer.
