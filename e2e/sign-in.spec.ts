@@ -6,8 +6,9 @@ test('jamie signs in, lands on the dashboard, and every screen has its title', a
   await expect(page).toHaveTitle('Hearth');
   await signInAsJamie(page);
   await expect(page).toHaveTitle('Hearth - Dashboard');
-  // The profile photo came from the server (decorative beside the name, so alt is empty).
-  const photo = page.locator('main img.avatar');
+  // The profile photo came from the server (decorative beside the name, so alt is empty). Other avatars
+  // (replies, the rota) load in later, so pick the one beside the heading: the 64 px profile photo.
+  const photo = page.locator('main img.avatar[width="64"]');
   await expect(photo).toBeVisible();
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
