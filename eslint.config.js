@@ -1,55 +1,71 @@
 // @ts-check
+import { readdirSync, existsSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
 /**
- * ARCHITECTURE.md rules 1 and 2 as lint rules: imports go one way
- * (shared → features → app), no feature imports another, and each library stays behind its fence.
+ * ARCHITECTURE.md rules 1 and 2 as lint rules. Import direction is checked on RESOLVED paths
+ * (import-x/no-restricted-paths), so `../../features/x`, `@/features/x` and `../../../server/y` are
+ * all caught the same way; name patterns on the import string missed relative paths.
+ * Layers, lowest first: contract ← lib, api ← data ← components ← entries ← features ← app.
  */
-const FEATURES = [
-  'auth', 'mfa', 'dashboard', 'calendar', 'journal', 'voice', 'objectives', 'rewards',
-  'documents', 'feedback', 'account', 'legal', 'dev',
+const dirs = (path) => (existsSync(path) ? readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : []);
+const FEATURES = dirs('src/features');
+const ROUTES = existsSync('server/routes') ? readdirSync('server/routes') : [];
+
+const rule1 = 'ARCHITECTURE rule 1: imports go one way (contract ← lib, api ← data ← components ← entries ← features ← app).';
+/** @type {Array<{ target: string, from: string | string[], except?: string[], message: string }>} */
+const zones = [
+  { target: './src/contract', from: ['./src/lib', './src/api', './src/data', './src/components', './src/entries', './src/features', './src/app', './src/main.tsx'], message: 'The contract imports only zod and itself. ' + rule1 },
+  ...['./src/lib', './src/api'].map((target) => ({
+    target, from: ['./src/data', './src/components', './src/entries', './src/features', './src/app', './src/main.tsx'], message: `${target.slice(2)} never imports data, components, entries, features or app. ${rule1}`,
+  })),
+  { target: './src/data', from: ['./src/components', './src/entries', './src/features', './src/app', './src/main.tsx'], message: `src/data never imports components, entries, features or app. ${rule1}` },
+  { target: './src/components', from: ['./src/entries', './src/features', './src/app', './src/main.tsx'], message: `src/components never imports entries, features or app. ${rule1}` },
+  { target: './src/entries', from: ['./src/features', './src/app', './src/main.tsx'], message: `src/entries never imports features or app. ${rule1}` },
+  ...FEATURES.map((f) => ({
+    target: `./src/features/${f}`, from: './src/features', except: [`./${f}`], message: `No feature imports another feature; compose them in src/app. ${rule1}`,
+  })),
+  { target: './src/features', from: ['./src/app', './src/main.tsx'], message: `Features never import src/app. ${rule1}` },
+  // src never imports the server or the worker; the server and the worker take only the contract from src.
+  { target: './src', from: ['./server', './sw'], message: 'src/ never imports server/ or sw/ (ARCHITECTURE rule 1).' },
+  { target: './server', from: './src', except: ['./contract'], message: 'server/ imports only src/contract from src (ARCHITECTURE rule 1).' },
+  { target: './server', from: './sw', message: 'server/ never imports sw/.' },
+  // The worker shares the outbox replayer, the crypto and the owner ids with the page (no DOM, no React).
+  { target: './sw', from: './src', except: ['./contract', './data/outbox', './data/crypto', './data/owner.ts'], message: 'sw/ imports only src/contract and the shared outbox/crypto/owner modules (ARCHITECTURE rule 1).' },
+  { target: './sw', from: './server', message: 'sw/ never imports server/.' },
+  // A route never imports another route: shared logic lives in server/domain, server/lib, server/plugins, server/db.
+  ...ROUTES.map((r) => ({
+    target: `./server/routes/${r}`, from: './server/routes', except: [`./${r}`], message: 'A route never imports another route; move shared code to server/domain or server/lib.',
+  })),
 ];
 
-/** Library fences: only the named folders may import these. */
-const fenced = [
-  { name: 'rxdb', message: 'Only src/data imports rxdb (ARCHITECTURE rule 2).' },
-  { name: 'dexie', message: 'Only src/data imports dexie (ARCHITECTURE rule 2).' },
-  { name: 'fastify', message: 'Only server/ imports fastify (ARCHITECTURE rule 2).' },
-];
-const fencedPatterns = [
-  { group: ['rxdb/*'], message: 'Only src/data imports rxdb (ARCHITECTURE rule 2).' },
-  { group: ['workbox-*'], message: 'Only sw/ imports workbox (ARCHITECTURE rule 2).' },
-  { group: ['@fastify/*'], message: 'Only server/ imports fastify plugins (ARCHITECTURE rule 2).' },
-];
+/** Library fences (rule 2): a package import is allowed only in the folders that own the library. */
+const LIBS = {
+  rxdb: { group: ['rxdb', 'rxdb/*'], message: 'Only src/data and src/entries/{data,hooks} import rxdb (ARCHITECTURE rule 2).' },
+  dexie: { group: ['dexie', 'dexie/*'], message: 'Only src/data and src/entries/{data,hooks} import dexie (ARCHITECTURE rule 2).' },
+  workbox: { group: ['workbox-*', 'workbox-*/*'], message: 'Only sw/ imports workbox (ARCHITECTURE rule 2).' },
+  fastify: { group: ['fastify', 'fastify/*', '@fastify/*'], message: 'Only server/ imports fastify (ARCHITECTURE rule 2).' },
+};
+const fence = (...allowed) => ({
+  'no-restricted-imports': ['error', { patterns: Object.entries(LIBS).filter(([k]) => !allowed.includes(k)).map(([, v]) => v) }],
+});
+const fetchMessage = 'Only src/api and sw/ call fetch (ARCHITECTURE rule 2).';
 const noFetch = {
-  'no-restricted-globals': ['error', { name: 'fetch', message: 'Only src/api and sw/ call fetch (ARCHITECTURE rule 2).' }],
-  'no-restricted-properties': [
-    'error',
-    { object: 'window', property: 'fetch', message: 'Only src/api and sw/ call fetch.' },
-    { object: 'globalThis', property: 'fetch', message: 'Only src/api and sw/ call fetch.' },
-  ],
+  'no-restricted-globals': ['error', { name: 'fetch', message: fetchMessage }],
+  'no-restricted-properties': ['error', ...['window', 'globalThis', 'self'].map((object) => ({ object, property: 'fetch', message: fetchMessage }))],
 };
 
-/** Builds the no-restricted-imports rule for a folder: the fences minus what it may use, plus extra patterns. */
-function restrict({ allow = [], patterns = [] } = {}) {
-  return {
-    'no-restricted-imports': [
-      'error',
-      {
-        paths: fenced.filter((f) => !allow.includes(f.name)),
-        patterns: [...fencedPatterns.filter((p) => !p.group.some((g) => allow.some((a) => g.startsWith(a)))), ...patterns],
-      },
-    ],
-  };
-}
-
-const upward = (message) => ({ group: ['@/features/*', '@/app/*', '**/features/*', '**/app/*'], message });
+const DATA_OWNERS = ['src/data/**', 'src/entries/data/**', 'src/entries/hooks/**'];
+// tests/lint/fixtures is globally ignored; tests/lint/boundaries.test.ts lints it with ignore: false.
+const CODE = ['src/**/*.{ts,tsx}', 'sw/**/*.ts', 'server/**/*.ts', 'tests/lint/fixtures/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'dev-dist/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'dev-dist/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'tests/lint/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -64,88 +80,30 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  // Shared layers never reach up into features or the app.
+  // Rule 1 on resolved paths, and no import cycles, over src, sw and server.
   {
-    files: ['src/components/**', 'src/lib/**', 'src/api/**', 'src/contract/**'],
-    rules: { ...restrict({ patterns: [upward('Shared code must not import features or app (ARCHITECTURE rule 1).')] }) },
-  },
-  {
-    files: ['src/components/**', 'src/lib/**', 'src/contract/**'],
-    rules: { ...noFetch },
-  },
-  {
-    files: ['src/data/**'],
+    files: CODE,
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these, import-x parses only .js files and no-cycle silently checks nothing.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'tsconfig.sw.json'], noWarnOnMultipleProjects: true })],
+    },
     rules: {
-      ...restrict({ allow: ['rxdb', 'dexie'], patterns: [upward('src/data must not import features or app (ARCHITECTURE rule 1).')] }),
-      ...noFetch,
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
-  {
-    files: ['src/contract/**'],
-    rules: {
-      ...restrict({
-        patterns: [
-          upward('The contract is shared by src, sw and server: it imports only zod and itself.'),
-          { group: ['@/data/*', '@/api/*', '@/components/*', '@/lib/*', 'react', 'react-dom'], message: 'The contract imports only zod and itself.' },
-        ],
-      }),
-    },
-  },
-  // Each feature: no other feature, no app; no fetch.
-  ...FEATURES.map((feature) => ({
-    files: [`src/features/${feature}/**`],
-    rules: {
-      ...restrict({
-        patterns: [
-          {
-            group: FEATURES.filter((f) => f !== feature).flatMap((f) => [`@/features/${f}/*`, `**/features/${f}/*`]),
-            message: 'No feature imports another feature; compose them in src/app (ARCHITECTURE rule 1).',
-          },
-          { group: ['@/app/*', '**/app/*'], message: 'Features must not import src/app (ARCHITECTURE rule 1).' },
-        ],
-      }),
-      ...noFetch,
-    },
-  })),
-  { files: ['src/app/**'], rules: { ...restrict(), ...noFetch } },
-  { files: ['src/api/**'], rules: { ...restrict() } },
-  // The service worker and the server import only the contract from src.
-  {
-    files: ['sw/**'],
-    rules: {
-      ...restrict({
-        allow: ['workbox-'],
-        // The contract, plus the outbox replayer, the crypto and the owner ids it shares with the page (no DOM, no React).
-        patterns: [
-          {
-            regex: '^(@/|(\\.\\./)+src/)(?!contract/|data/crypto/(field-cipher|key-vault)$|data/outbox/(types|seal|serialise|store|backoff|replay|queue)$|data/owner$)',
-            message: 'sw/ imports only src/contract and the shared outbox/crypto modules (ARCHITECTURE rule 1).',
-          },
-        ],
-      }),
-    },
-  },
-  {
-    files: ['server/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: fenced.filter((f) => f.name !== 'fastify'),
-          patterns: [
-            { group: ['rxdb/*', 'workbox-*'], message: 'The server does not use client libraries.' },
-            { group: ['@/*'], message: 'server/ imports the contract with a relative path.' },
-            {
-              regex: 'src/(?!contract/)',
-              message: 'server/ imports only src/contract (ARCHITECTURE rule 1).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Rule 2, one block per owner (mutually exclusive file sets, so no block overrides another).
+  { files: ['src/**/*.{ts,tsx}'], ignores: DATA_OWNERS, rules: { ...fence() } },
+  { files: DATA_OWNERS, rules: { ...fence('rxdb', 'dexie') } },
+  { files: ['sw/**/*.ts'], rules: { ...fence('workbox') } },
+  { files: ['server/**/*.ts'], rules: { ...fence('fastify') } },
+  { files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'], ignores: ['src/api/**'], rules: { ...noFetch } },
   {
     files: ['tests/**', 'e2e/**', 'scripts/**', '*.config.ts', '*.config.js'],
-    rules: { 'no-restricted-imports': 'off', 'no-restricted-globals': 'off' },
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' },
   },
 );

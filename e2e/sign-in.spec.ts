@@ -6,8 +6,9 @@ test('jamie signs in, lands on the dashboard, and every screen has its title', a
   await expect(page).toHaveTitle('Hearth');
   await signInAsJamie(page);
   await expect(page).toHaveTitle('Hearth - Dashboard');
-  // The profile photo came from the server (decorative beside the name, so alt is empty).
-  const photo = page.locator('main img.avatar');
+  // The profile photo came from the server (decorative beside the name, so alt is empty). Other avatars
+  // (replies, the rota) load in later, so pick the one beside the heading: the 64 px profile photo.
+  const photo = page.locator('main img.avatar[width="64"]');
   await expect(photo).toBeVisible();
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
@@ -39,6 +40,8 @@ test('jamie signs in, lands on the dashboard, and every screen has its title', a
 
 test('the navigation takes jamie between screens', async ({ page }) => {
   await signInAsJamie(page);
+  // Once the Main bar is rendered, which items it shows is fixed by the CSS breakpoint: no race.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   let calendar = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calendar' });
   if (!(await calendar.isVisible())) {
     // Phones keep the later items in the Menu drawer.

@@ -20,6 +20,7 @@ import { postJournalComment } from '@/features/journal/actions/post-journal-comm
 import { account, pngFile, sentField, sentId, serverJournalRow, uuid } from './entries-support';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
 import { fakeTransport, freshStore, testKey } from './outbox-support';
+import { waitUntil } from '../support/wait';
 
 const checkImage = vi.hoisted(() => ({ checkImage: vi.fn(async () => ({ ok: false as const, status: 0, message: '' })) }));
 vi.mock('@/api/entries/check-image', () => checkImage);
@@ -80,7 +81,7 @@ describe('a create the server kept under the client id', () => {
     expect((await fileDocs()).map((f) => f.kind)).toEqual(['local']);
 
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
     expect(sentId(fake.sent[0]!.request)).toBe(id);
     const docs = await journalDocs();
     expect(docs).toHaveLength(1);
@@ -98,7 +99,7 @@ describe('a create the server kept under the client id', () => {
     // The device believes it is 2030; the server's updated_at is 2026.
     const result = await saveEntry('journal', { description: 'written', files: [photo] }, { now: new Date(2030, 0, 1, 9, 0) });
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
     expect(await journalDocs()).toEqual([
       expect.objectContaining({ id: result.ok ? result.id : '', description: 'as the server stored it', local_only: false, updated_at: '2026-03-10T10:00:00.123456Z' }),
     ]);
@@ -110,7 +111,7 @@ describe('a create the server kept under the client id', () => {
     const fake = server((request) => (online ? keepingServer(photo, uuid(992))(request) : { status: 0, body: null }));
     const result = await saveEntry('journal', { description: 'on the bus', files: [photo] }, { now });
     const id = result.ok ? result.id : '';
-    await vi.waitFor(() => expect(fake.sent).toHaveLength(1));
+    await waitUntil(() => expect(fake.sent).toHaveLength(1));
 
     // What the pull's modifier leaves on a pending document (src/data/replication/pull.ts): the local
     // text kept, the server's row parked in sync_server (same id: the server kept it).
@@ -122,7 +123,7 @@ describe('a create the server kept under the client id', () => {
     online = true;
     configureOutbox({ now: () => Date.now() + 10 * 60_000 });
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
     const docs = await journalDocs();
     expect(docs).toHaveLength(1);
     expect(docs[0]).toMatchObject({ id, local_only: false, sync_server: null, entry_date: '2026-03-10' });
@@ -135,7 +136,7 @@ describe('a create the server kept under the client id', () => {
     const result = await saveEntry('journal', { description: 'first', files: [photo] }, { now });
     const id = result.ok ? result.id : '';
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
 
     // A later pull: staff commented, the server's row moved on.
     await (await open.db.journal.findOne(id).exec())!.incrementalPatch({ comments_count: 1, updated_at: '2026-03-12T10:00:00.000000Z' });
@@ -159,7 +160,7 @@ describe('a create the server kept under the client id', () => {
     const result = await postJournalComment(uuid(994), { comment: 'thank you' });
     const id = result.ok ? result.id : '';
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await vi.waitFor(async () => expect((await open.db.comments.findOne(id).exec())?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await open.db.comments.findOne(id).exec())?.sync_state).toBe('synced'));
     const comments = (await open.db.comments.find().exec()).map((c) => c.toJSON() as CommentDoc);
     expect(comments).toEqual([expect.objectContaining({ id, entry_type: 'journal', comment: 'thank you', local_only: false, created_at: '2026-03-10T12:00:01.000001Z' })]);
     expect(sentId(fake.sent[0]!.request)).toBe(id);

@@ -19,6 +19,7 @@ import { saveVoiceEntry } from '@/features/voice/actions/save-voice-entry';
 import { account, pngFile, sentField, sentId, serverJournalRow, uuid } from './entries-support';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
 import { dumpDatabase, fakeTransport, freshStore, testKey } from './outbox-support';
+import { waitUntil } from '../support/wait';
 
 const checkImage = vi.hoisted(() => ({
   checkImage: vi.fn(async (_residentId: string, _image: Blob, _name?: string): Promise<unknown> => ({ ok: false, status: 0, message: '' })),
@@ -91,7 +92,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(await open.db.files.findOne(localFileKey(photo!.id)).exec()).not.toBeNull();
     expect(await open.db.files.findOne(localFileKey(page.items[0]!.canvas!.id)).exec()).not.toBeNull();
 
-    await vi.waitFor(() => expect(fake.sent.length).toBeGreaterThan(0));
+    await waitUntil(() => expect(fake.sent.length).toBeGreaterThan(0));
     expect(await countUnsent()).toMatchObject({ pending: 1 });
     const outbox = JSON.stringify(await dumpDatabase(store.indexedDB, store.databaseName), (_k, v: unknown) =>
       v instanceof Uint8Array ? new TextDecoder('latin1').decode(v) : v,
@@ -128,7 +129,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     });
     expect(created.ok).toBe(true);
     const localId = created.ok ? created.id : '';
-    await vi.waitFor(() => expect(fake.sent).toHaveLength(1));
+    await waitUntil(() => expect(fake.sent).toHaveLength(1));
     const first = fake.sent[0]!;
     expect(first.request.method).toBe('POST');
     expect(first.request.url).toBe('/api/v1/projects/residents/journal/entries');
@@ -144,12 +145,12 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(first.entries!.find(([n]) => n === 'canvas')![1]).toMatchObject({ name: 'canvas.png', type: 'image/png' });
 
     // Settled in place: one document, the server's copy, under the client's id.
-    await vi.waitFor(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[localId, 'synced', false]]));
+    await waitUntil(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[localId, 'synced', false]]));
     expect((await journalDocs())[0]).toMatchObject({ description: 'from the server', sync_server: null });
 
     const updated = await saveJournalEntry({ description: 'edited', removeFiles: [uuid(77)], removeCanvas: true }, localId);
     expect(updated).toMatchObject({ ok: true, id: localId });
-    await vi.waitFor(() => expect(fake.sent).toHaveLength(2));
+    await waitUntil(() => expect(fake.sent).toHaveLength(2));
     const second = fake.sent[1]!;
     expect(second.request.method).toBe('POST');
     expect(second.request.url).toBe(`/api/v1/projects/residents/journal/entries/${localId}?_method=PUT`);
@@ -157,7 +158,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(second.entries).toContainEqual(['remove_canvas', '1']);
     expect(second.entries).toContainEqual(['description', 'edited']);
     expect(second.entries!.map(([name]) => name)).not.toContain('id');
-    await vi.waitFor(async () => expect((await journalDocs())[0]).toMatchObject({ id: localId, description: 'edited', sync_state: 'synced' }));
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ id: localId, description: 'edited', sync_state: 'synced' }));
     expect(await journalDocs()).toHaveLength(1);
   });
 
@@ -176,12 +177,12 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     configureOutbox({ random: () => 0, now: () => Date.now() + (calls > 0 ? 10 * 60_000 : 0) });
     const result = await saveJournalEntry({ description: CANARY, files: [pngFile('p.png')] });
     const localId = result.ok ? result.id : '';
-    await vi.waitFor(() => expect(calls).toBe(1));
+    await waitUntil(() => expect(calls).toBe(1));
     expect((await journalDocs()).map((d) => [d.id, d.sync_state])).toEqual([[localId, 'pending']]);
 
     const { drained } = await waitForOutboxToDrain(5_000);
     expect(drained).toBe(true);
-    await vi.waitFor(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]));
+    await waitUntil(async () => expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]));
     expect(fake.sent).toHaveLength(2);
     expect(created.size).toBe(1);
     const docs = await journalDocs();
@@ -202,7 +203,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     server(() => ({ status: 422, body: { success: false, message: entryMessages.imageInappropriate, errors: { files: [entryMessages.imageInappropriate] } } }));
     const result = await saveJournalEntry({ description: CANARY, files: [pngFile('p.png')] });
     const id = result.ok ? result.id : '';
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
     expect((await journalDocs())[0]).toMatchObject({ id, description: CANARY, sync_message: entryMessages.imageInappropriate });
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
   });
@@ -214,11 +215,11 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     );
     const result = await saveJournalEntry({ description: 'first try' });
     const id = result.ok ? result.id : '';
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_message).toBe(entryMessages.postFailed));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_message).toBe(entryMessages.postFailed));
     status = 201;
     const again = await saveJournalEntry({ description: 'second try' }, id);
     expect(again).toMatchObject({ ok: true, id });
-    await vi.waitFor(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[id, 'synced', false]]));
+    await waitUntil(async () => expect((await journalDocs()).map((d) => [d.id, d.sync_state, d.local_only])).toEqual([[id, 'synced', false]]));
     // The retry was a create (a new key) carrying the document's id, not an update of an id the server never had.
     expect(fake.sent[1]!.request.url).toBe('/api/v1/projects/residents/journal/entries');
     expect(fake.sent[1]!.request.headers['Idempotency-Key']).not.toBe(fake.sent[0]!.request.headers['Idempotency-Key']);
@@ -278,7 +279,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
     const result = await saveJournalEntry({ description: CANARY }, uuid(906));
     expect(result).toMatchObject({ ok: true, id: uuid(906) });
-    await vi.waitFor(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
     expect((await journalDocs())[0]).toMatchObject({ id: uuid(906), description: CANARY, sync_message: entryMessages.locked });
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
   });
@@ -315,7 +316,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(sent).toMatchObject({ ok: true, queuedOffline: true });
     const comments = (await open.db.comments.find().exec()).map((c) => c.toJSON());
     expect(comments).toMatchObject([{ entry_type: 'journal', entry_id: uuid(903), comment: CANARY, sync_state: 'pending' }]);
-    await vi.waitFor(() => expect(fake.sent.some((s) => s.request.url.endsWith('/journal/entries/comments'))).toBe(true));
+    await waitUntil(() => expect(fake.sent.some((s) => s.request.url.endsWith('/journal/entries/comments'))).toBe(true));
     const request = fake.sent.find((s) => s.request.url.endsWith('/journal/entries/comments'))!;
     // The create carries the comment document's id.
     expect(request.entries).toEqual([['id', sent.ok ? sent.id : ''], ['entry_id', uuid(903)], ['comment', CANARY]]);

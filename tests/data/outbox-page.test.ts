@@ -17,6 +17,7 @@ import {
 import { allRecords } from '@/data/outbox/store';
 import type { LocalRef } from '@/data/outbox/types';
 import { entryWrite, fakeTransport, freshStore, ok, testKey } from './outbox-support';
+import { waitUntil } from '../support/wait';
 
 const localWrites = vi.hoisted(() => ({ applyLocalChange: vi.fn(async () => undefined) }));
 vi.mock('@/data/replica/local-writes', () => localWrites);
@@ -54,11 +55,11 @@ describe('the page side of the outbox (no service worker)', () => {
     await enqueueWrite(input);
     const { drained } = await waitForOutboxToDrain(5_000);
     expect(drained).toBe(true);
-    await vi.waitFor(() => expect(states).toHaveLength(1));
+    await waitUntil(() => expect(states).toHaveLength(1));
     expect(server.sent).toHaveLength(1);
     expect(states[0]).toEqual([input.local, { state: 'synced', message: null, outbox_id: null }]);
     expect(resyncs).toEqual([['journal']]);
-    await vi.waitFor(async () => expect(await allRecords(store)).toEqual([]));
+    await waitUntil(async () => expect(await allRecords(store)).toEqual([]));
   });
 
   it('updateAppSettings: optimistic pending document, then failed with the server’s 422 message', async () => {
@@ -73,7 +74,7 @@ describe('the page side of the outbox (no service worker)', () => {
       { app_settings: { journal_colour: 'tartan', journal_paper: 'plain', theme: 'fun' } },
       { state: 'pending', message: null, outbox_id: outboxId },
     );
-    await vi.waitFor(() => expect(states).toHaveLength(1));
+    await waitUntil(() => expect(states).toHaveLength(1));
     expect(server.sent[0]!.request.url).toBe('/api/v1/projects/residents/resident-1/app-settings');
     expect(server.sent[0]!.json).toBe('{"journal_colour":"tartan"}');
     expect(states[0]).toEqual([

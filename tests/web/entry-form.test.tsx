@@ -7,6 +7,7 @@ import { AppProviders } from '@/app/app-providers';
 import { EntryForm, type EntryFormProps } from '@/components/entry/entry-form';
 import { entryMessages } from '@/contract/entries';
 import type { EntryDraft, WriteResult } from '@/data/entries/types';
+import { waitUntil } from '../support/wait';
 
 const ALI = { id: 'a1111111-1111-4111-8111-111111111111', first_name: 'Ali', last_name: 'Hassan', job_title: 'Key worker' };
 const BEA = { id: 'b2222222-2222-4222-8222-222222222222', first_name: 'Bea', last_name: 'Okoro', job_title: null };
@@ -207,7 +208,7 @@ describe('EntryForm: saving', () => {
     await user.type(screen.getByRole('textbox', { name: 'What would you like to say?' }), 'The lock is broken');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     const group = screen.getByRole('group', { name: 'What is this about?' });
-    await vi.waitFor(() => expect(describedText(group)).toContain(entryMessages.categoryRequired));
+    await waitUntil(() => expect(describedText(group)).toContain(entryMessages.categoryRequired));
     await user.click(screen.getByRole('radio', { name: /Raise a concern/ }));
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(onSubmit.mock.calls[1]![0]).toMatchObject({ categoryId: 'c1', description: 'The lock is broken' });

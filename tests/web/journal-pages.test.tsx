@@ -8,8 +8,9 @@ import type { EntriesPage, JournalEntriesQuery, Live } from '@/data/hooks';
 import type * as EntriesHooks from '@/data/hooks/use-entries';
 import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
 import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
-import { JournalEntriesPage, SEARCH_DELAY_MS } from '@/features/journal/components/journal-entries-page';
+import { JournalEntriesPage } from '@/features/journal/components/journal-entries-page';
 import { JournalPage } from '@/features/journal/components/journal-page';
+import { waitUntil } from '../support/wait';
 
 /** The replica as plain values the tests set; the data layer has its own tests. */
 const fake = vi.hoisted(() => ({
@@ -145,7 +146,7 @@ describe('/journal/entries', () => {
     const { user } = renderAt('/journal/entries');
     await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'football');
     expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} });
-    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20, filters: {} }), { timeout: SEARCH_DELAY_MS * 10 });
+    await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20, filters: {} }));
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40, filters: {} });
   });
@@ -172,7 +173,7 @@ describe('/journal/entries', () => {
     await user.selectOptions(feeling, '😢 Sad');
     await user.selectOptions(within(filters).getByRole('combobox', { name: 'Who can see it' }), 'Only me');
     await user.type(within(search).getByRole('searchbox', { name: 'Search your entries' }), 'rain');
-    await vi.waitFor(() => expect(fake.queries.at(-1)?.search).toBe('rain'), { timeout: SEARCH_DELAY_MS * 10 });
+    await waitUntil(() => expect(fake.queries.at(-1)?.search).toBe('rain'));
     expect(fake.queries.at(-1)).toEqual({ search: 'rain', limit: 20, filters: { from: '2026-03-01', to: '2026-03-31', reaction: '😢', sharing: 'private' } });
   });
 
@@ -183,7 +184,7 @@ describe('/journal/entries', () => {
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Who can see it' }), 'Shared with someone');
     await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'park');
-    await vi.waitFor(() => expect(fake.queries.at(-1)).toEqual({ search: 'park', limit: 20, filters: { sharing: 'shared' } }), { timeout: SEARCH_DELAY_MS * 10 });
+    await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: 'park', limit: 20, filters: { sharing: 'shared' } }));
 
     const clear = screen.getByRole('button', { name: 'Clear filters' });
     clear.focus();
@@ -210,7 +211,7 @@ describe('/journal/entries', () => {
     expect(screen.getByRole('status').textContent).toBe('No entries match these filters.');
     expect(screen.queryByRole('heading', { name: 'No entries yet.' })).toBeNull();
     await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'kite');
-    await vi.waitFor(() => expect(screen.getByRole('status').textContent).toBe('No entries match “kite” with these filters.'), { timeout: SEARCH_DELAY_MS * 10 });
+    await waitUntil(() => expect(screen.getByRole('status').textContent).toBe('No entries match “kite” with these filters.'));
   });
 
   it('a closed conversation shows “Closed” and offers no edit', () => {
@@ -243,7 +244,7 @@ describe('/journal', () => {
     await user.click(screen.getByRole('button', { name: 'Save entry' }));
     expect(fake.save).toHaveBeenCalledWith(expect.objectContaining({ description: 'A quiet day', sharedWith: [ALI.id] }));
     expect(fake.save.mock.calls[0]).toHaveLength(1);
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/journal/entries'));
+    await waitUntil(() => expect(router.state.location.pathname).toBe('/journal/entries'));
   });
 });
 

@@ -5,9 +5,10 @@ import { setApiBase } from '@/api/base-address';
 import { resetAppConfig } from '@/data/app-config-store';
 import { clearSession } from '@/data/session-store';
 import { resetSettings } from '@/data/settings-store';
+import { WAIT_MS } from '../support/wait';
 
 // CI shares two cores with a database and a browser: give findBy/waitFor room before failing.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: WAIT_MS });
 
 // jsdom has no layout: scrolling is a no-op here.
 window.scrollTo = (() => undefined) as typeof window.scrollTo;

@@ -8,6 +8,7 @@ import { CATEGORY, STAFF, categories, emojis, voiceEntry } from './support/entry
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
+import { waitUntil } from '../support/wait';
 
 vi.mock('@/data/hooks/use-entries', async () => {
   const { entryHooks } = await import('./support/fake-replica');
@@ -185,7 +186,7 @@ describe('/voice/edit/:id', () => {
     expect(actions.save).toHaveBeenCalledTimes(1);
     expect(actions.save.mock.calls[0]![0]).toMatchObject({ description: 'First words, more words', categoryId: CATEGORY.concern });
     expect(actions.save.mock.calls[0]![1]).toBe('v-1');
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/voice/entries'));
+    await waitUntil(() => expect(router.state.location.pathname).toBe('/voice/entries'));
   });
 
   it('shows the missing-data message for an entry that is not on the device', async () => {
