@@ -9,7 +9,7 @@ import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { getAccount } from '@/api/users/get-account';
 import { asDataKey, type DataKey } from '@/data/crypto/key-vault';
-import { benchEncryption } from '@/data/database/bench-encryption';
+import { benchEncryption } from './bench-encryption';
 import { closeReplica, openReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
 import { applyLocalChange } from '@/data/replica/local-writes';
 import { startReplication } from '@/data/replication/controller';

@@ -223,18 +223,3 @@ export function featureFlagsOf(account: Account | null): FeatureFlags {
 }
 
 export const useFeatureFlags = (): FeatureFlags => featureFlagsOf(useAccount());
-
-const noHomes: readonly string[] = Object.freeze([]);
-const homeCache = new WeakMap<Account, readonly string[]>();
-
-/** SPEC §3: home ids are the keys of permissions.homes. */
-export function useHomeIds(): readonly string[] {
-  const account = useAccount();
-  if (!account) return noHomes;
-  let ids = homeCache.get(account);
-  if (!ids) {
-    ids = Object.freeze(Object.keys(account.permissions.homes));
-    homeCache.set(account, ids);
-  }
-  return ids;
-}
