@@ -68,7 +68,7 @@ const defaults = (): OutboxConfig => ({
 
 let config: OutboxConfig = defaults();
 
-/** Tests and the dev page swap parts (fake-indexeddb, a fake transport, a sink). */
+/** The composition root sets the sink; tests swap parts (fake-indexeddb, a fake transport, a sink). */
 export function configureOutbox(partial: Partial<OutboxConfig>): void {
   config = { ...config, ...partial };
 }
@@ -125,7 +125,6 @@ function controllingWorker(): WorkerLike | null {
   return (container?.controller as WorkerLike | null | undefined) ?? null;
 }
 
-/** Asks the worker to replay (passing the current CSRF token) or replays here. Never throws. */
 /** `online`: what waited out a backoff is due at once, then the queue is replayed. */
 export function flushOutboxNowOnline(): void {
   void makeWaitingDue(config)
@@ -142,6 +141,7 @@ export async function replayHereNow(): Promise<ReplayReport> {
   return replayHere();
 }
 
+/** Asks the worker to replay (passing the current CSRF token) or replays here. Never throws. */
 export function flushOutbox(): void {
   void (async () => {
     const worker = controllingWorker();
