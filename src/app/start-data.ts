@@ -51,13 +51,12 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
  * (src/data/sign-out.ts, synchronously, so the UI moves at once). The order matters:
  * - the replica first: it is what a person most needs gone, and its removal waits for the close
  *   that signing out already queued;
- * - the push subscription before the outbox, so no push wakes a worker to replay a queue that is
- *   being deleted;
- * - the outbox, then the caches (files fetched for the replica) while the key still exists, so a
- *   failure part way leaves nothing readable that outlives the key for long;
+ * - the push subscription early, so no notification about this person arrives while the rest goes;
+ * - the outbox and the personal caches;
  * - the data key after everything it encrypts: once it is gone, whatever a failed step left
  *   behind is unreadable ciphertext;
- * - the active owner last: until then the worker could still find (and refuse) this person's queue.
+ * - the active owner last: the data-key step falls back to it when there was no session stub, and
+ *   forgetting it points the outbox at nobody's store.
  */
 export function logoutSteps(replica: ReplicaOptions = {}): readonly WipeStep[] {
   return [
