@@ -14,11 +14,15 @@ type Lifecycle = typeof Lifecycles;
 /** Starts following; returns the undo (what is open stays open). */
 export function followSession(options: ReplicaOptions = {}): () => void {
   let following = true;
+  let loaded: Lifecycle | null = null;
   const withLifecycle = (task: (lifecycle: Lifecycle) => Promise<unknown>): void => {
     if (!following) return;
     // Loaded on demand: RxDB stays out of the entry chunk.
     void import('./lifecycle')
-      .then(task)
+      .then((lifecycle) => {
+        loaded = lifecycle;
+        return task(lifecycle);
+      })
       .catch((error: unknown) => console.error('The local replica could not be opened', error));
   };
 
@@ -26,7 +30,9 @@ export function followSession(options: ReplicaOptions = {}): () => void {
     if (change.type === 'signed-in') withLifecycle((lifecycle) => lifecycle.openReplicaForAccount(change.account, change.site, options));
     else withLifecycle((lifecycle) => lifecycle.closeReplica());
   });
-  const stopExpiry = sessionExpired.subscribe(() => withLifecycle((lifecycle) => lifecycle.stopReplication()));
+  // Replication runs only in a replica opened here, so a lifecycle not loaded yet has nothing to stop
+  // (and a 401 on the sign-in screen does not load RxDB).
+  const stopExpiry = sessionExpired.subscribe(() => void loaded?.stopReplication());
 
   // App start with a session: open its replica (the account comes back from it, decrypted).
   const starting = getStartingSession();
