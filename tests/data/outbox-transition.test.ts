@@ -39,7 +39,7 @@ describe('verdictOf: what an answer means', () => {
   });
 
   it.each([401, 419])('%i → held', (status) => {
-    expect(verdictOf({ status, body: null }, 'own')).toEqual({ kind: 'held' });
+    expect(verdictOf({ status, body: null }, 'own')).toEqual({ kind: 'held', status });
   });
 
   it.each([0, 408, 409, 425, 429, 500, 502, 503, 504, 599])('%i → retried, Retry-After kept', (status) => {
@@ -77,7 +77,7 @@ describe('nextRecord: the entry after an answer', () => {
 
   it('held: the body stays for after the next sign-in', () => {
     const before = record({ leaseUntil: NOW + LEASE_MS });
-    const next = nextRecord(before, 419, { kind: 'held' }, context);
+    const next = nextRecord(before, 419, { kind: 'held', status: 419 }, context);
     expect(next).toMatchObject({ state: 'held', request: 'sealed-request', files: before.files, attempts: 1, lastStatus: 419, leaseUntil: 0 });
   });
 

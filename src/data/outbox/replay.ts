@@ -181,7 +181,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
         break;
       case 'held':
         report.held = true;
-        options.notify?.({ type: 'outbox:held', status: status as 401 | 419 });
+        options.notify?.({ type: 'outbox:held', status: verdict.status });
         break;
       case 'retry':
         if (written) report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, written.nextAttemptAt);

@@ -25,7 +25,7 @@ export interface HttpOutcome {
 /** What an answer means for the entry, and so for the rest of this pass. */
 export type Verdict =
   | { readonly kind: 'sent'; readonly result: OutboxResult }
-  | { readonly kind: 'held' }
+  | { readonly kind: 'held'; readonly status: 401 | 419 }
   | { readonly kind: 'retry'; readonly retryAfterMs: number | null }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -70,7 +70,7 @@ export function resultOf(body: unknown): OutboxResult {
 export function verdictOf(outcome: HttpOutcome, failureMessage: string): Verdict {
   const { status } = outcome;
   if (status >= 200 && status < 300) return { kind: 'sent', result: resultOf(outcome.body) };
-  if (status === 401 || status === 419) return { kind: 'held' };
+  if (status === 401 || status === 419) return { kind: 'held', status };
   if (isRetryable(status)) return { kind: 'retry', retryAfterMs: outcome.retryAfterMs ?? null };
   return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage };
 }
