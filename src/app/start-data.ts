@@ -8,7 +8,7 @@
  * 3. the outbox's outcome sink: after a 2xx the entries module settles the delivered document
  *    into the server's copy, after a 422 (or any refusal) the document is marked failed, after
  *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
- * 4. the one ordered list of logout wipe steps (see LOGOUT_STEPS below);
+ * 4. the one ordered list of logout wipe steps (logoutSteps below);
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
  *    closed at sign-out, its replication stopped on expiry;
  * 6. the service worker (given by main.tsx; production builds only) and the page's side of the outbox (replay on start,
