@@ -1,21 +1,16 @@
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { startServiceWorker } from '@/app/shell/service-worker';
-import { startApiBaseSync } from '@/data/api-base-sync';
-import { loadAppConfig } from '@/data/app-config-store';
-import { startOutbox } from '@/data/outbox/start-outbox';
+import { startData } from '@/app/start-data';
 import { getSettings } from '@/data/settings-store';
 import '@/app/styles/themes.css';
 import '@/app/styles/base.css';
 import '@/app/styles/shell.css';
 
-// Before the first paint: the chosen theme, the API base, and the app config request.
+// Before the first paint: the chosen theme; then the data layer (API base, app config, session,
+// replica, outbox, service worker), started once here and nowhere else.
 document.documentElement.dataset.theme = getSettings().theme;
-startApiBaseSync();
-void loadAppConfig();
-// The worker (offline shell, outbox replay) and the page's side of the outbox.
-startServiceWorker();
-startOutbox();
+startData({ startServiceWorker });
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

@@ -9,12 +9,11 @@ import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { getAccount } from '@/api/users/get-account';
 import { asDataKey, type DataKey } from '@/data/crypto/key-vault';
-import { benchEncryption } from '@/data/database/bench-encryption';
-import { closeReplica, configureReplica, openReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
+import { benchEncryption } from './bench-encryption';
+import { closeReplica, openReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
 import { applyLocalChange } from '@/data/replica/local-writes';
 import { startReplication } from '@/data/replication/controller';
 import type { CalendarDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { startTestServer } from '../../tests/server/support/server';
 
 const fakeIdb = { indexedDB, IDBKeyRange };
@@ -111,9 +110,12 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
       await server.db.insertInto('event_instances').values(rows).execute();
     }
 
-    setReplicaAutoOpen(false);
-    configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-    const open = await openReplicaForAccount(account.data, `bench-${Date.now().toString(36)}`);
+    const open = await openReplicaForAccount(account.data, `bench-${Date.now().toString(36)}`, {
+      ...fakeIdb,
+      multiInstance: false,
+      key: randomKey(),
+      replicate: false,
+    });
     const perPage = 100; // the app's default page size
     counting = true;
     const t0 = performance.now();
@@ -177,7 +179,6 @@ export async function encryptionBench() {
 export async function reactiveBench(options: { writes?: number; seeded?: number } = {}) {
   const writes = Math.min(options.writes ?? 50, 500);
   const seeded = options.seeded ?? 1_000;
-  setReplicaAutoOpen(false);
   const open = await openReplica(
     { userId: `bench-user-${Date.now().toString(36)}`, site: 'bench', residentId: null, homeId: null, homeIds: [] },
     null,

@@ -2,7 +2,6 @@ import { SnackbarProvider } from 'notistack';
 import { StrictMode, useEffect } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import { rules } from '@/contract/rules';
-import { startApiBaseSync } from '@/data/api-base-sync';
 import { useSettings } from '@/data/settings-store';
 import { useMediaQuery } from '@/components/use-media-query';
 import { Toast } from './shell/toast';
@@ -21,7 +20,6 @@ function ThemeSync() {
 /** The real providers: toasts (one at a time, 6 s, top right on wide screens), the router, settings. */
 export function AppProviders({ router }: { router: Router }) {
   const wide = useMediaQuery('(min-width: 600px)');
-  useEffect(() => startApiBaseSync(), []);
   return (
     <StrictMode>
       <ThemeSync />

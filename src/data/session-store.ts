@@ -1,9 +1,7 @@
 import type { Account } from '@/contract/users';
-import { sessionExpired } from '@/api/events';
 import { getAppConfigSnapshot } from './app-config-store';
 import { effectiveClientSite } from './client-site';
 import { createStore, local, useStore } from './create-store';
-import type * as Lifecycles from './replica/lifecycle';
 import { getSettings } from './settings-store';
 
 /**
@@ -149,19 +147,31 @@ export const subscribeSession = store.subscribe;
 /** The stored stub (null when signed out): which replica to open. */
 export const getSessionStub = (): SessionStub | null => stub;
 
-/** In the browser the replica follows the session; tests of the data layer drive it themselves. */
-let autoReplica = typeof window !== 'undefined' && typeof indexedDB !== 'undefined';
-export function setReplicaAutoOpen(enabled: boolean): void {
-  autoReplica = enabled;
+/**
+ * Sign-in and sign-out as events, for whoever follows the session (the replica does, wired by the
+ * composition root, src/app/start-data.ts). The store above says who is signed in; these say what
+ * just happened, which a store change cannot tell apart from the replica restoring the account.
+ */
+export type SessionChange = { readonly type: 'signed-in'; readonly account: Account; readonly site: string | null } | { readonly type: 'signed-out' };
+const changeListeners = new Set<(change: SessionChange) => void>();
+
+export function onSessionChange(listener: (change: SessionChange) => void): () => void {
+  changeListeners.add(listener);
+  return () => {
+    changeListeners.delete(listener);
+  };
 }
 
-type Lifecycle = typeof Lifecycles;
-function withLifecycle(task: (lifecycle: Lifecycle) => Promise<unknown>): void {
-  if (!autoReplica) return;
-  // Loaded on demand: RxDB stays out of the entry chunk.
-  void import('./replica/lifecycle')
-    .then(task)
-    .catch((error: unknown) => console.error('The local replica could not be opened', error));
+function announce(change: SessionChange): void {
+  for (const listener of [...changeListeners]) listener(change);
+}
+
+/**
+ * The session this page started with, for opening its replica: the stub, and the plain account an
+ * earlier version stored (to move into the replica), if any. Null when signed out.
+ */
+export function getStartingSession(): { readonly stub: SessionStub; readonly migrating: Account | null } | null {
+  return stub ? { stub, migrating: pendingMigration } : null;
 }
 
 export function setAccount(account: Account): void {
@@ -170,7 +180,7 @@ export function setAccount(account: Account): void {
   pendingMigration = null;
   local.write(SESSION_KEY, stub);
   store.set(account);
-  withLifecycle((lifecycle) => lifecycle.openReplicaForAccount(account, site));
+  announce({ type: 'signed-in', account, site });
 }
 
 /** The replica gave back the stored account (start from the stub): show it, keep the stub in step. */
@@ -185,31 +195,7 @@ export function clearSession(): void {
   stub = null;
   pendingMigration = null;
   store.set(null);
-  withLifecycle((lifecycle) => lifecycle.closeReplica());
-}
-
-/** A 401 or 419 anywhere: the server forgot the session. Local data is kept (ARCHITECTURE rule 4). */
-sessionExpired.subscribe(() => clearSession());
-
-// App start with a session: open its replica (the account comes back from it, decrypted).
-const startedWith = getSessionStub();
-if (startedWith) {
-  const started = startedWith;
-  const migrating = pendingMigration as Account | null;
-  withLifecycle((lifecycle) =>
-    migrating
-      ? lifecycle.openReplicaForAccount(migrating, started.site)
-      : lifecycle.openReplica(
-          {
-            userId: started.user_id,
-            site: started.site,
-            residentId: started.resident_id,
-            homeId: started.home_id,
-            homeIds: started.home_id ? [started.home_id] : [],
-          },
-          null,
-        ),
-  );
+  announce({ type: 'signed-out' });
 }
 
 export const useAccount = (): Account | null => useStore(store);
@@ -237,18 +223,3 @@ export function featureFlagsOf(account: Account | null): FeatureFlags {
 }
 
 export const useFeatureFlags = (): FeatureFlags => featureFlagsOf(useAccount());
-
-const noHomes: readonly string[] = Object.freeze([]);
-const homeCache = new WeakMap<Account, readonly string[]>();
-
-/** SPEC §3: home ids are the keys of permissions.homes. */
-export function useHomeIds(): readonly string[] {
-  const account = useAccount();
-  if (!account) return noHomes;
-  let ids = homeCache.get(account);
-  if (!ids) {
-    ids = Object.freeze(Object.keys(account.permissions.homes));
-    homeCache.set(account, ids);
-  }
-  return ids;
-}

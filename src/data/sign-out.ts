@@ -11,40 +11,41 @@ export interface WipeContext {
   readonly userId: string | null;
   readonly site: string | null;
 }
-export type WipeStep = (context: WipeContext) => Promise<void> | void;
+
+/** One named step of the sign-out wipe (the name shows in the console when it fails). */
+export interface WipeStep {
+  readonly name: string;
+  run(context: WipeContext): Promise<void> | void;
+}
 
 /**
- * The sign-out wipe, step by step. The replica's removal is built in; the outbox wipe and the push
- * unsubscription register theirs here (`registerWipeStep`). Steps run in order; a failing step
- * does not stop the others.
+ * The sign-out wipe. The composition root (src/app/start-data.ts) installs its one ordered list;
+ * before that (or in a test that does not start it) signing out clears only the session and the
+ * SPEC §9 keys.
  */
-const wipeSteps: WipeStep[] = [
-  async ({ userId, site }) => {
-    if (typeof indexedDB === 'undefined') return; // no replica can exist here
-    // Loaded on demand: RxDB stays out of the entry chunk.
-    const { replicaNameFor, wipeReplica } = await import('./replica/lifecycle');
-    await wipeReplica(userId ? await replicaNameFor(site, userId) : undefined);
-  },
-];
+let wipeSteps: readonly WipeStep[] = [];
 
-/** Adds a step to the sign-out wipe; returns the undo. */
-export function registerWipeStep(step: WipeStep): () => void {
-  wipeSteps.push(step);
+/** Installs the ordered list of wipe steps; returns the undo (the previous list comes back). */
+export function installWipeSteps(steps: readonly WipeStep[]): () => void {
+  const previous = wipeSteps;
+  wipeSteps = steps;
   return () => {
-    const index = wipeSteps.indexOf(step);
-    if (index >= 0) wipeSteps.splice(index, 1);
+    if (wipeSteps === steps) wipeSteps = previous;
   };
 }
 
-/** Runs every wipe step; resolves with the errors of the steps that failed (empty when all went). */
+/**
+ * Runs every wipe step in order; a failing step does not stop the others. Resolves with the errors
+ * of the steps that failed (empty when all went).
+ */
 export async function wipeLocalData(context: WipeContext): Promise<unknown[]> {
   const errors: unknown[] = [];
-  for (const step of [...wipeSteps]) {
+  for (const step of wipeSteps) {
     try {
-      await step(context);
+      await step.run(context);
     } catch (error) {
       errors.push(error);
-      console.error('A sign-out wipe step failed', error);
+      console.error(`A sign-out wipe step failed (${step.name})`, error);
     }
   }
   return errors;
@@ -57,8 +58,8 @@ export async function endServerSession(): Promise<void> {
 
 /**
  * Clears the signed-in state and the person's local data on this device: the session, the SPEC §9
- * keys, then (asynchronously; await the result to know it finished) the encrypted replica and
- * whatever else registered a wipe step.
+ * keys, then (asynchronously; await the result to know it finished) the installed wipe steps: the
+ * encrypted replica, the outbox, caches and the data key.
  */
 export function clearLocalSession(): Promise<unknown[]> {
   const stub = getSessionStub();

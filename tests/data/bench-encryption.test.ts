@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchEncryption } from '@/data/database/bench-encryption';
+import { benchEncryption } from '../../scripts/bench/bench-encryption';
 import { fakeIdb, randomKey } from './fixtures';
 
 describe('encryption overhead', () => {

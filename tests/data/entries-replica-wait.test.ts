@@ -2,15 +2,14 @@
  * Saving in the first moments after a page load, before the replica has opened: the write waits
  * for it (bounded) instead of failing; only after REPLICA_WAIT_MS does it answer the §8 text.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replicaOutcomeSink } from '@/app/start-data';
 import { entryMessages } from '@/contract/entries';
 import { postComment } from '@/data/entries/comments';
 import { REPLICA_WAIT_MS } from '@/data/entries/replica-for-write';
 import { saveEntry } from '@/data/entries/save-entry';
 import { configureOutbox, resetOutboxConfig } from '@/data/outbox/outbox';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
-import { onOwnerChange } from '@/data/owner';
-import { setReplicaAutoOpen } from '@/data/session-store';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { account, serverJournalRow, uuid } from './entries-support';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
 import { fakeTransport, freshStore, testKey } from './outbox-support';
@@ -19,23 +18,17 @@ vi.mock('@/api/entries/check-image', () => ({ checkImage: vi.fn(async () => ({ o
 
 const now = new Date(2026, 2, 10, 12, 0);
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
-let stopFollowing: () => void = () => undefined;
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 
 beforeEach(async () => {
   vi.stubGlobal('navigator', { onLine: false });
   const key = testKey();
-  const outbox = { ...freshStore(), getKey: async () => key, transport: fakeTransport(() => ({ status: 0, body: null })).transport, apiBase: () => '/api', pageOnly: true };
+  const outbox = { ...freshStore(), getKey: async () => key, transport: fakeTransport(() => ({ status: 0, body: null })).transport, apiBase: () => '/api', pageOnly: true, sink: replicaOutcomeSink };
   configureOutbox(outbox);
-  // Opening a replica points the outbox at its owner's real store: keep the test's instead.
-  stopFollowing = onOwnerChange(() => configureOutbox(outbox));
   await closeReplica();
 });
 afterEach(async () => {
-  stopFollowing();
   vi.useRealTimers();
   resetOutboxConfig();
   vi.unstubAllGlobals();
@@ -47,7 +40,7 @@ describe('a save pressed before the replica has opened', () => {
     const saving = saveEntry('journal', { description: 'written at once' }, { now });
     // The page is still opening the replica (key, IndexedDB).
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const open = await openReplicaForAccount(account, uniqueName('site'));
+    const open = await openReplicaForAccount(account, uniqueName('site'), replica);
     const result = await saving;
     expect(result).toMatchObject({ ok: true, queuedOffline: true });
     const docs = (await open.db.journal.find().exec()).map((d) => d.toJSON());
@@ -57,7 +50,7 @@ describe('a save pressed before the replica has opened', () => {
   it('a reply waits the same way', async () => {
     const replying = postComment('journal', uuid(50), { comment: 'early reply' }, now);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const open = await openReplicaForAccount(account, uniqueName('site'));
+    const open = await openReplicaForAccount(account, uniqueName('site'), replica);
     const { deleted_at: _gone, ...row } = serverJournalRow(uuid(50));
     await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
     expect(await replying).toMatchObject({ ok: true });

@@ -4,7 +4,8 @@
  * server's copy in place, its photo stays readable offline, and a pull that parked the server's
  * row first changes nothing about "one document".
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replicaOutcomeSink } from '@/app/start-data';
 import type { Comment } from '@/contract/comments';
 import { fileCacheKey } from '@/data/entries/file-keys';
 import { settleDelivered } from '@/data/entries/settle';
@@ -12,10 +13,9 @@ import { saveEntry } from '@/data/entries/save-entry';
 import { base64ToBytes } from '@/data/hooks/photo-cache';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CommentDoc, FileDoc, JournalDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { postJournalComment } from '@/features/journal/actions/post-journal-comment';
 import { account, pngFile, sentField, sentId, serverJournalRow, uuid } from './entries-support';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
@@ -31,14 +31,12 @@ const now = new Date(2026, 2, 10, 12, 0);
 let open: OpenReplica;
 let store: ReturnType<typeof freshStore>;
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 beforeEach(async () => {
   vi.stubGlobal('navigator', { onLine: true });
   store = freshStore();
-  open = await openReplicaForAccount(account, uniqueName('site'));
+  open = await openReplicaForAccount(account, uniqueName('site'), replica);
 });
 afterEach(async () => {
   resetOutboxConfig();
@@ -49,7 +47,7 @@ afterEach(async () => {
 function server(answer: (request: TransportRequest) => TransportResponse) {
   const key = testKey();
   const fake = fakeTransport(answer);
-  configureOutbox({ ...store, getKey: async () => key, transport: fake.transport, apiBase: () => '/api', pageOnly: true, random: () => 0 });
+  configureOutbox({ ...store, getKey: async () => key, transport: fake.transport, apiBase: () => '/api', pageOnly: true, sink: replicaOutcomeSink, random: () => 0 });
   return fake;
 }
 

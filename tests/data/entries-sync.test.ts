@@ -9,6 +9,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replicaOutcomeSink } from '@/app/start-data';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { entryMessages } from '@/contract/entries';
@@ -18,12 +19,10 @@ import { saveEntry } from '@/data/entries/save-entry';
 import { base64ToBytes } from '@/data/hooks/photo-cache';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
-import { onOwnerChange } from '@/data/owner';
-import { closeReplica, configureReplica, getReplication, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CommentDoc, FileDoc, JournalDoc } from '@/data/replica/types';
 import { commentsReplication } from '@/data/replication/endpoints';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { FakeClassifier, pngImage } from '../server/support/uploads';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
 import { freshStore, testKey } from './outbox-support';
@@ -38,14 +37,13 @@ let open: OpenReplica;
 let online = true;
 /** Runs after the server answered a write and before the outbox hears of it. */
 let afterServerAnswered: ((request: TransportRequest, response: TransportResponse) => Promise<void>) | null = null;
-let stopFollowing: () => void = () => undefined;
 const TAG = `sync-${Date.now().toString(36)}`;
 
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: true, replication: { liveTriggers: false, retryTime: 200 } };
+
 beforeAll(async () => {
-  setReplicaAutoOpen(false);
   sync = await startSyncServer({ imageClassifier: new FakeClassifier() });
   account = await sync.signIn('jamie');
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: true, replication: { liveTriggers: false, retryTime: 200 } });
 });
 afterAll(async () => {
   await sync?.close();
@@ -68,15 +66,12 @@ beforeEach(async () => {
       return response;
     },
   };
-  const outbox = { ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true };
+  const outbox = { ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink };
   configureOutbox(outbox);
-  // Opening a replica points the outbox at its owner's real store: keep the test's instead.
-  stopFollowing = onOwnerChange(() => configureOutbox(outbox));
-  open = await openReplicaForAccount(account, uniqueName('site'));
+  open = await openReplicaForAccount(account, uniqueName('site'), replica);
   await getReplication()!.awaitInitial();
 });
 afterEach(async () => {
-  stopFollowing();
   resetOutboxConfig();
   vi.unstubAllGlobals();
   await closeReplica();

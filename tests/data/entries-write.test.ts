@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replicaOutcomeSink } from '@/app/start-data';
 import { entryMessages } from '@/contract/entries';
 import { saveEntry } from '@/data/entries/save-entry';
 import { settleDelivered } from '@/data/entries/settle';
@@ -8,10 +9,9 @@ import { voiceEntries$ } from '@/data/hooks/entry-queries';
 import { journalEntries$ } from '@/data/hooks/journal-entries-query';
 import { configureOutbox, countUnsent, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { JournalDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { saveJournalEntry } from '@/features/journal/actions/save-journal-entry';
 import { postJournalComment } from '@/features/journal/actions/post-journal-comment';
 import { updateComment } from '@/data/entries/comments';
@@ -34,17 +34,15 @@ let open: OpenReplica;
 let store: ReturnType<typeof freshStore>;
 let online = true;
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 beforeEach(async () => {
   online = true;
   vi.stubGlobal('navigator', { get onLine() { return online; } });
   // Offline image checks by default (status 0): queued, the server checks.
   checkImage.checkImage.mockReset().mockImplementation(async () => ({ ok: false, status: 0, message: '' }));
   store = freshStore();
-  open = await openReplicaForAccount(account, uniqueName('site'));
+  open = await openReplicaForAccount(account, uniqueName('site'), replica);
 });
 afterEach(async () => {
   resetOutboxConfig();
@@ -55,7 +53,7 @@ afterEach(async () => {
 function server(answer: (request: TransportRequest, index: number) => TransportResponse | Promise<TransportResponse>) {
   const key = testKey();
   const fake = fakeTransport(answer);
-  configureOutbox({ ...store, getKey: async () => key, transport: fake.transport, apiBase: () => '/api', pageOnly: true });
+  configureOutbox({ ...store, getKey: async () => key, transport: fake.transport, apiBase: () => '/api', pageOnly: true, sink: replicaOutcomeSink });
   return fake;
 }
 

@@ -4,27 +4,24 @@
  * encrypted replica on fake-indexeddb.
  */
 import { firstValueFrom } from 'rxjs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { comments$ } from '@/data/hooks/entry-queries';
 import { journalEntries$, journalReactions$ } from '@/data/hooks/journal-entries-query';
 import { feedback$ } from '@/data/hooks/queries';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CommentDoc, FeedbackDoc, JournalDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
 const synced = { sync_state: 'synced', sync_message: null, sync_outbox_id: null } as const;
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 afterEach(async () => {
   await closeReplica();
 });
 
-const open = (): Promise<OpenReplica> => openReplicaForAccount(testAccount, uniqueName('site'));
+const open = (): Promise<OpenReplica> => openReplicaForAccount(testAccount, uniqueName('site'), replica);
 
 function entry(n: number, date: string, time: string, extra: Partial<JournalDoc> = {}): JournalDoc {
   return {

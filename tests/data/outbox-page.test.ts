@@ -11,9 +11,8 @@ import {
   resumeOutbox,
   waitForOutboxToDrain,
   wipeOutbox,
-  type OutcomeSink,
-  type SyncStateValue,
 } from '@/data/outbox/outbox';
+import type { OutcomeSink, SyncStateValue } from '@/data/outbox/outcomes';
 import { allRecords } from '@/data/outbox/store';
 import type { LocalRef } from '@/data/outbox/types';
 import { entryWrite, fakeTransport, freshStore, ok, testKey } from './outbox-support';

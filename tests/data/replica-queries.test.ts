@@ -1,25 +1,22 @@
 import { firstValueFrom } from 'rxjs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, todaysRoster$, upcomingCalendar$ } from '@/data/hooks/queries';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CalendarDoc, FeedbackDoc, RosterDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
 const synced = { sync_state: 'synced', sync_message: null, sync_outbox_id: null } as const;
 
 const account = testAccount;
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 afterEach(async () => {
   await closeReplica();
 });
 
-const open = (): Promise<OpenReplica> => openReplicaForAccount(account, uniqueName('site'));
+const open = (): Promise<OpenReplica> => openReplicaForAccount(account, uniqueName('site'), replica);
 
 function entry(n: number, start_date: string, start_time: string | null): CalendarDoc {
   return {

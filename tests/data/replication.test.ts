@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '@/contract/users';
-import { closeReplica, configureReplica, getReplication, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
+import { closeReplica, getReplication, openReplicaForAccount, wipeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { applyLocalChange, setSyncState } from '@/data/replica/local-writes';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { startReplication, type ReplicationHandle } from '@/data/replication/controller';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import type { CalendarDoc } from '@/data/replica/types';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
@@ -16,11 +15,11 @@ let sync: SyncTestServer;
 let account: Account;
 const handles: ReplicationHandle[] = [];
 
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 beforeAll(async () => {
-  setReplicaAutoOpen(false);
   sync = await startSyncServer();
   account = await sync.signIn('jamie');
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
 });
 afterAll(async () => {
   await sync?.close();
@@ -32,7 +31,7 @@ afterEach(async () => {
 
 /** A replica of its own for each test (the site is part of the replica's name). */
 async function openFresh(): Promise<OpenReplica> {
-  return openReplicaForAccount(account, uniqueName('site'));
+  return openReplicaForAccount(account, uniqueName('site'), replica);
 }
 
 function replicate(open: OpenReplica, perPage = 5): ReplicationHandle {
@@ -191,7 +190,7 @@ describe('pull replication against the real server', () => {
       sync_state: 'synced', sync_message: null, sync_outbox_id: null,
     });
     expect((await listDatabases()).some((n) => n.includes(open.name))).toBe(true);
-    await wipeReplica();
+    await wipeReplica(undefined, replica);
     expect(getReplication()).toBeNull();
     expect((await listDatabases()).some((n) => n.includes(open.name))).toBe(false);
   });

@@ -1,23 +1,20 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
 import type { CalendarDoc } from '@/data/replica/types';
-import { setReplicaAutoOpen } from '@/data/session-store';
 import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
 const account = testAccount;
 
-beforeAll(() => {
-  setReplicaAutoOpen(false);
-  configureReplica({ ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false });
-});
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
 afterEach(async () => {
   await closeReplica();
 });
 
 describe('settling a write that a pull wrote back as pending', () => {
   it('marks the document synced again shortly after, when it still waits on the settled write', async () => {
-    const { db } = await openReplicaForAccount(account, uniqueName('site'));
+    const { db } = await openReplicaForAccount(account, uniqueName('site'), replica);
     const doc: CalendarDoc = {
       id: uuid(10), updated_at: '2026-01-01T00:00:00.000000Z', resident_id: uuid(2), start_date: '2026-03-10', start_time: null,
       end_date: '2026-03-10', end_time: null, sort_key: '2026-03-10T00:00',
@@ -38,7 +35,7 @@ describe('settling a write that a pull wrote back as pending', () => {
   });
 
   it('leaves a newer pending write alone', async () => {
-    const { db } = await openReplicaForAccount(account, uniqueName('site'));
+    const { db } = await openReplicaForAccount(account, uniqueName('site'), replica);
     await db.calendar.insert({
       id: uuid(20), updated_at: '2026-01-01T00:00:00.000000Z', resident_id: uuid(2), start_date: '2026-03-10', start_time: null,
       end_date: '2026-03-10', end_time: null, sort_key: '2026-03-10T00:00',

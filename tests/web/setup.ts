@@ -2,6 +2,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
+import { startData } from '@/app/start-data';
 import { resetAppConfig } from '@/data/app-config-store';
 import { clearSession } from '@/data/session-store';
 import { resetSettings } from '@/data/settings-store';
@@ -20,13 +21,19 @@ function clearCookies(): void {
   }
 }
 
+let stopData: () => void = () => undefined;
+
 beforeEach(() => {
   // Retries stay real but quick.
   configureRetryPolicy({ retries: 3, baseDelayMs: 1, maxDelayMs: 5 });
   setApiBase('/api');
+  // What src/main.tsx starts, minus what jsdom has no room for (IndexedDB, a service worker, the
+  // outbox's window listeners): a 401 or 419 expires the session, logout runs its wipe steps.
+  stopData = startData({ replica: false, outbox: false, shell: false });
 });
 
 afterEach(() => {
+  stopData();
   cleanup();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();

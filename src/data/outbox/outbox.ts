@@ -1,14 +1,12 @@
 import { getApiBase } from '@/api/base-address';
 import { csrfExpired, sessionExpired } from '@/api/events';
 import { outboxCsrfToken, sendOutboxRequest } from '@/api/outbox-transport';
-import type { SyncTopic } from '@/contract/sync';
 import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
+import { applyPendingOutcomes, unwiredSink, type OutcomeSink } from './outcomes';
 import {
   countRecords,
   makeWaitingDue,
-  markApplied,
-  pendingOutcomes,
   putWrite,
   releaseHeld,
   removeUnsent,
@@ -18,31 +16,16 @@ import {
 } from './queue';
 import { replayOutbox, type ReplayReport, type Transport } from './replay';
 import { allRecords, destroyOutboxStore, OUTBOX_DATABASE, type OutboxStoreOptions } from './store';
-import { currentOwner, keyDatabaseFor, onOwnerChange, outboxDatabaseFor } from '../owner';
-import { OUTBOX_CHANNEL, type LocalRef, type OutboxCommand, type OutboxMessage, type OutboxResult, type WriteInput } from './types';
+import { currentOwner, keyDatabaseFor, outboxDatabaseFor } from '../owner';
+import { OUTBOX_CHANNEL, type OutboxCommand, type OutboxMessage, type WriteInput } from './types';
 
 /**
  * The page's side of the outbox: every write goes through `enqueueWrite`. The service worker
  * replays the queue when it controls the page; otherwise (first load, dev, tests, a browser
  * without workers) the page replays the same queue with the same code, one replayer at a time.
+ * What happens to the replica after a replay is ./outcomes.ts; the triggers (online, visible, a
+ * heartbeat, the worker's messages) are ./start-outbox.ts, started by the composition root.
  */
-
-export interface SyncStateValue {
-  state: 'synced' | 'pending' | 'failed';
-  message: string | null;
-  outbox_id: string | null;
-}
-
-/** Where outcomes land: the replica (default) or a test double. */
-export interface OutcomeSink {
-  /**
-   * `result`: for a delivered write, what the server answered: the replica turns the optimistic
-   * document into the server's copy (src/data/entries/settle.ts; a create answered under another id,
-   * queued by an older build, is swapped for it). Applying it twice changes nothing.
-   */
-  setSyncState(local: LocalRef, sync: SyncStateValue, result?: OutboxResult | null): Promise<void>;
-  requestResync(topics: readonly SyncTopic[]): void;
-}
 
 export interface OutboxConfig extends OutboxStoreOptions {
   getKey(): Promise<DataKey>;
@@ -55,27 +38,12 @@ export interface OutboxConfig extends OutboxStoreOptions {
   random(): number;
 }
 
-const replicaSink: OutcomeSink = {
-  async setSyncState(local, sync, result) {
-    if (sync.state === 'synced' && result) {
-      const { settleDelivered } = await import('../entries/settle');
-      await settleDelivered(local, sync, result);
-      return;
-    }
-    const { setSyncState } = await import('../replica/local-writes');
-    await setSyncState(local.collection, local.id, sync);
-  },
-  requestResync(topics) {
-    void import('../replication/resync').then(({ requestResync }) => requestResync(topics.length ? topics : undefined));
-  },
-};
-
 /**
  * The outbox belongs to the signed-in person (src/data/owner.ts): their own IndexedDB database and
  * data key. With nobody signed in it points at an empty, keyless store, so nothing of anyone's can
  * be sent under another person's session.
  */
-function ownerParts(owner: string | null): Pick<OutboxConfig, 'databaseName' | 'getKey'> {
+export function ownerParts(owner: string | null): Pick<OutboxConfig, 'databaseName' | 'getKey'> {
   if (!owner) {
     return {
       databaseName: OUTBOX_DATABASE,
@@ -92,7 +60,7 @@ const defaults = (): OutboxConfig => ({
   ...ownerParts(currentOwner()),
   transport: { csrfToken: outboxCsrfToken, send: sendOutboxRequest },
   apiBase: getApiBase,
-  sink: replicaSink,
+  sink: unwiredSink,
   pageOnly: false,
   now: Date.now,
   random: Math.random,
@@ -100,13 +68,14 @@ const defaults = (): OutboxConfig => ({
 
 let config: OutboxConfig = defaults();
 
-/** Tests and the dev page swap parts (fake-indexeddb, a fake transport, a sink). */
+/** The composition root sets the sink; tests swap parts (fake-indexeddb, a fake transport, a sink). */
 export function configureOutbox(partial: Partial<OutboxConfig>): void {
   config = { ...config, ...partial };
 }
 
-/** Follows the signed-in person; start-outbox replays their queue when they arrive. */
-onOwnerChange((owner) => configureOutbox(ownerParts(owner)));
+/** The parts in use (the composition root reads the sink to put it back on stop). */
+export const getOutboxConfig = (): Readonly<OutboxConfig> => config;
+
 export function resetOutboxConfig(): void {
   config = defaults();
   channel?.close();
@@ -156,7 +125,6 @@ function controllingWorker(): WorkerLike | null {
   return (container?.controller as WorkerLike | null | undefined) ?? null;
 }
 
-/** Asks the worker to replay (passing the current CSRF token) or replays here. Never throws. */
 /** `online`: what waited out a backoff is due at once, then the queue is replayed. */
 export function flushOutboxNowOnline(): void {
   void makeWaitingDue(config)
@@ -173,6 +141,7 @@ export async function replayHereNow(): Promise<ReplayReport> {
   return replayHere();
 }
 
+/** Asks the worker to replay (passing the current CSRF token) or replays here. Never throws. */
 export function flushOutbox(): void {
   void (async () => {
     const worker = controllingWorker();
@@ -213,34 +182,7 @@ export function applyOutcomes(): Promise<void> {
 }
 
 async function applyOutcomesOnce(): Promise<void> {
-  let key: DataKey;
-  let found: Awaited<ReturnType<typeof pendingOutcomes>>;
-  try {
-    key = await config.getKey();
-    found = await pendingOutcomes(config, key);
-  } catch {
-    return; // no IndexedDB or no key here: nothing to apply
-  }
-  const { outcomes, waitingDocs } = found;
-  const topics = new Set<SyncTopic>();
-  for (const outcome of outcomes) {
-    const local = outcome.meta?.local ?? null;
-    try {
-      if (local) {
-        if (outcome.state === 'failed') {
-          await config.sink.setSyncState(local, { state: 'failed', message: outcome.message, outbox_id: outcome.id });
-        } else if (!waitingDocs.has(`${local.collection}/${local.id}`)) {
-          // A later change to the same document is still on its way: that one says when it is synced.
-          await config.sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null }, outcome.result);
-        }
-      }
-      if (outcome.state === 'sent') for (const topic of outcome.meta?.topics ?? []) topics.add(topic);
-      await markApplied(config, outcome);
-    } catch {
-      // The replica is not open yet: the next change or start applies it.
-    }
-  }
-  if (topics.size) config.sink.requestResync([...topics]);
+  await applyPendingOutcomes(config);
   await refreshCounts();
   scheduleRetry();
 }

@@ -1,10 +1,9 @@
 import { CSRF_HEADER_NAME } from '@/contract/http';
-import { chosenMessages } from '@/contract/messages';
 import type { DataKey } from '../crypto/key-vault';
-import { isRetryable, retryDelayMs } from './backoff';
 import { openBytes, openValue, sealValue } from './seal';
 import { buildBody } from './serialise';
 import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
+import { claim, isReady, nextRecord, unreadableRecord, verdictOf, type HttpOutcome } from './transition';
 import {
   IDEMPOTENCY_KEY_HEADER,
   OUTBOX_LOCK,
@@ -12,17 +11,13 @@ import {
   type OutboxMeta,
   type OutboxRecord,
   type OutboxRequest,
-  type OutboxResult,
 } from './types';
 
 /**
- * The one replayer, shared by the service worker and the page (when no worker controls it).
- *
- * Rules: 2xx → sent (body wiped; a page marks the local document synced and re-syncs);
- * 401/419 → held, and nothing more is sent until the person signs in again (`resumeHeld`);
- * 422 and other refusals → failed with the server's message, body kept; network error, 408, 409,
- * 425, 429, 5xx → retried with exponential backoff. Entries for the same local document go in
- * order: a later one waits while an earlier one is not through. Every request carries the entry's
+ * The one replayer, shared by the service worker and the page (when no worker controls it): the
+ * loop. What each answer does to an entry (sent, held, retried, failed) is ./transition.ts.
+ * Entries for the same local document go in order: a later one waits while an earlier one is not
+ * through; after a 401/419 nothing more is sent until the person signs in again. Every request carries the entry's
  * Idempotency-Key, so a repeat (a lease that expired mid-flight, a lost answer) is harmless.
  *
  * One replayer at a time: a Web Lock where the platform has one (page and worker share it), an
@@ -37,11 +32,7 @@ export interface TransportRequest {
 }
 
 /** status 0: the network failed. `body` is the parsed JSON answer, or null. */
-export interface TransportResponse {
-  readonly status: number;
-  readonly body: unknown;
-  readonly retryAfterMs?: number | null;
-}
+export type TransportResponse = HttpOutcome;
 
 export interface Transport {
   /** The anti-forgery token for writes to `base`; null when it cannot be had now (wait for a page). */
@@ -73,9 +64,6 @@ export interface ReplayReport {
   remaining: number;
 }
 
-/** How long a replayer owns an entry it is sending. */
-export const LEASE_MS = 90_000;
-
 const emptyReport = (): ReplayReport => ({
   sent: 0,
   failed: 0,
@@ -87,43 +75,6 @@ const emptyReport = (): ReplayReport => ({
 });
 
 const localKey = (meta: OutboxMeta): string | null => (meta.local ? `${meta.local.collection}/${meta.local.id}` : null);
-
-export function messageOf(body: unknown): string {
-  if (body && typeof body === 'object') {
-    const message = (body as Record<string, unknown>).message;
-    if (typeof message === 'string') return message;
-  }
-  return '';
-}
-
-function firstFieldError(body: unknown): string {
-  const errors = body && typeof body === 'object' ? (body as Record<string, unknown>).errors : null;
-  if (!errors || typeof errors !== 'object') return '';
-  for (const list of Object.values(errors as Record<string, unknown>)) {
-    const first: unknown = Array.isArray(list) ? list[0] : null;
-    if (typeof first === 'string' && first) return first;
-  }
-  return '';
-}
-
-/**
- * The text a refusal leaves on the document: the server's message, or, when that is only the
- * generic "Some details need fixing", its first field error, which says what went wrong (staff
- * closed the conversation, an image was inappropriate). Empty when the answer has neither.
- */
-export function refusalTextOf(body: unknown): string {
-  const message = messageOf(body);
-  if (message && message !== chosenMessages.validationFailed) return message;
-  return firstFieldError(body) || message;
-}
-
-/** The part of a 2xx answer the page needs: `data.id` and `data` (see OutboxResult). */
-export function resultOf(body: unknown): OutboxResult {
-  const data = body && typeof body === 'object' ? (body as Record<string, unknown>).data : null;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return { id: null, data: null };
-  const id = (data as Record<string, unknown>).id;
-  return { id: typeof id === 'string' ? id : null, data: data as Record<string, unknown> };
-}
 
 /** One pass over the queue. */
 async function pass(options: ReplayOptions): Promise<ReplayReport> {
@@ -160,8 +111,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     }
     const docKey = localKey(meta);
     const t = now();
-    const ready = record.state === 'pending' && record.nextAttemptAt <= t && record.leaseUntil <= t;
-    if (!ready || (docKey && blocked.has(docKey))) {
+    if (!isReady(record, t) || (docKey && blocked.has(docKey))) {
       if (docKey) blocked.add(docKey);
       if (record.state === 'pending' && record.nextAttemptAt > t) {
         report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, record.nextAttemptAt);
@@ -189,11 +139,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     }
 
     // Claim: atomically, only if still ready.
-    const claimed = await updateRecord(options, record.id, (current) => {
-      const at = now();
-      if (current.state !== 'pending' || current.nextAttemptAt > at || current.leaseUntil > at) return null;
-      return { ...current, leaseUntil: at + LEASE_MS };
-    });
+    const claimed = await updateRecord(options, record.id, (current) => claim(current, now()));
     if (!claimed) {
       if (docKey) blocked.add(docKey);
       continue;
@@ -223,74 +169,32 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
       response = { status: 0, body: null };
     }
     const status = response.status;
+    const verdict = verdictOf(response, meta.failureMessage);
+    const at = now();
+    const written = await updateRecord(options, record.id, (current) =>
+      nextRecord(current, status, verdict, { now: at, random: options.random, seal: (part, value) => sealValue(key, record.id, part, value) }),
+    );
 
-    if (status >= 200 && status < 300) {
-      const result = sealValue(key, record.id, 'result', resultOf(response.body));
-      await updateRecord(options, record.id, (current) => ({
-        ...current,
-        state: 'sent',
-        request: null,
-        files: [],
-        failure: null,
-        result,
-        leaseUntil: 0,
-        attempts: current.attempts + 1,
-        lastStatus: status,
-        notified: false,
-      }));
-      report.sent += 1;
-      options.notify?.({ type: 'outbox:changed' });
-      continue;
-    }
-
-    if (status === 401 || status === 419) {
-      await updateRecord(options, record.id, (current) => ({
-        ...current,
-        state: 'held',
-        leaseUntil: 0,
-        attempts: current.attempts + 1,
-        lastStatus: status,
-      }));
-      report.held = true;
-      options.notify?.({ type: 'outbox:held', status });
-      options.notify?.({ type: 'outbox:changed' });
-      break;
-    }
-
-    if (isRetryable(status)) {
-      const at = now();
-      await updateRecord(options, record.id, (current) => {
-        const attempts = current.attempts + 1;
-        return {
-          ...current,
-          attempts,
-          leaseUntil: 0,
-          lastStatus: status,
-          nextAttemptAt: at + retryDelayMs(attempts, options.random, response.retryAfterMs ?? null),
-        };
-      }).then((written) => {
+    switch (verdict.kind) {
+      case 'sent':
+        report.sent += 1;
+        break;
+      case 'held':
+        report.held = true;
+        options.notify?.({ type: 'outbox:held', status: verdict.status });
+        break;
+      case 'retry':
         if (written) report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, written.nextAttemptAt);
-      });
-      report.retrying += 1;
-      if (docKey) blocked.add(docKey);
-      options.notify?.({ type: 'outbox:changed' });
-      continue;
+        report.retrying += 1;
+        if (docKey) blocked.add(docKey);
+        break;
+      case 'failed':
+        report.failed += 1;
+        if (docKey) blocked.add(docKey);
+        break;
     }
-
-    // 422 and any other refusal: failed, the body kept, the server's message (or ours) recorded.
-    const message = refusalTextOf(response.body) || meta.failureMessage;
-    await updateRecord(options, record.id, (current) => ({
-      ...current,
-      state: 'failed',
-      leaseUntil: 0,
-      attempts: current.attempts + 1,
-      lastStatus: status,
-      failure: sealValue(key, record.id, 'failure', message),
-      notified: false,
-    }));
-    report.failed += 1;
-    if (docKey) blocked.add(docKey);
     options.notify?.({ type: 'outbox:changed' });
+    if (verdict.kind === 'held') break;
   }
 
   const after = await allRecords(options);
@@ -299,7 +203,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
 }
 
 async function markUnreadable(options: ReplayOptions, record: OutboxRecord, _at: number): Promise<void> {
-  await updateRecord(options, record.id, (current) => ({ ...current, state: 'failed', leaseUntil: 0, failure: null, notified: false }));
+  await updateRecord(options, record.id, unreadableRecord);
   options.notify?.({ type: 'outbox:changed' });
 }
 

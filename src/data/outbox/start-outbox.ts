@@ -1,48 +1,18 @@
-import { destroyKeys } from '../crypto/key-vault';
-import { subscribeSession, getAccountSnapshot } from '../session-store';
-import { registerWipeStep, type WipeContext } from '../sign-out';
-import { currentOwner, keyDatabaseFor, onOwnerChange, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
-import { applyOutcomes, countsStore, flushOutbox, flushOutboxNowOnline, replayHereNow, handleOutboxMessage, listenToOutboxChannel, resumeOutbox, wipeOutbox } from './outbox';
+import { getAccountSnapshot, subscribeSession } from '../session-store';
+import { currentOwner, onOwnerChange } from '../owner';
+import {
+  applyOutcomes,
+  configureOutbox,
+  countsStore,
+  flushOutbox,
+  flushOutboxNowOnline,
+  handleOutboxMessage,
+  listenToOutboxChannel,
+  ownerParts,
+  replayHereNow,
+  resumeOutbox,
+} from './outbox';
 import type { OutboxMessage } from './types';
-
-/** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
-async function deletePersonalCaches(): Promise<void> {
-  if (typeof caches === 'undefined') return;
-  const names = await caches.keys();
-  await Promise.all(names.filter((name) => !name.includes('precache')).map((name) => caches.delete(name)));
-}
-
-/** The browser side of the push subscription (the server side is removed before logout, online). */
-async function dropBrowserPushSubscription(): Promise<void> {
-  const container = globalThis.navigator?.serviceWorker;
-  if (!container) return;
-  const registration = await container.getRegistration();
-  const subscription = await registration?.pushManager?.getSubscription();
-  await subscription?.unsubscribe();
-}
-
-/**
- * SPEC §4 logout: the outbox, the push subscription, personal caches, then this person's data key
- * (other people's replicas on a shared device keep theirs: src/data/owner.ts).
- */
-export async function outboxWipeStep(context: WipeContext): Promise<void> {
-  const owner = context.userId ? await ownerIdFor(context.site, context.userId) : currentOwner();
-  const failures: unknown[] = [];
-  const attempt = async (step: () => Promise<void>) => {
-    try {
-      await step();
-    } catch (error) {
-      failures.push(error);
-    }
-  };
-  await attempt(dropBrowserPushSubscription);
-  await attempt(wipeOutbox);
-  await attempt(deletePersonalCaches);
-  if (owner) await attempt(() => destroyKeys({ databaseName: keyDatabaseFor(owner) }));
-  await attempt(() => setActiveOwner(null));
-  rememberOwner(null);
-  if (failures.length) throw failures[0];
-}
 
 let started = false;
 const HEARTBEAT_MS = 10_000;
@@ -64,9 +34,10 @@ function tryNow(): void {
 export function startOutbox(): () => void {
   if (started) return () => undefined;
   started = true;
-  registerWipeStep(outboxWipeStep);
 
-  const cleanups: (() => void)[] = [listenToOutboxChannel()];
+  // The outbox belongs to the signed-in person: it follows them before anything below replays.
+  configureOutbox(ownerParts(currentOwner()));
+  const cleanups: (() => void)[] = [onOwnerChange((owner) => configureOutbox(ownerParts(owner))), listenToOutboxChannel()];
   const onOnline = () => flushOutboxNowOnline();
   window.addEventListener('online', onOnline);
   cleanups.push(() => window.removeEventListener('online', onOnline));

@@ -4,9 +4,12 @@
  * One RxDB database per person: its name is derived from SHA-256(site + user id), so two young
  * people on a shared tablet never share (or even learn the name of) each other's replica. The data
  * key comes from the device key vault (getOrCreateDataKey) before anything is opened.
+ *
+ * Nothing here runs by itself: the composition root (src/app/start-data.ts) makes the replica
+ * follow the session (./follow-session.ts) and puts the wipe in the logout steps. Options (tests:
+ * fake-indexeddb, a key, no replication) are passed with each call.
  */
 import type { Account } from '@/contract/users';
-import { sessionExpired } from '@/api/events';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
@@ -25,12 +28,6 @@ export interface ReplicaOptions extends HearthStorageOptions {
   /** Default true; false opens the replica without pulling (tests of local logic). */
   readonly replicate?: boolean;
   readonly replication?: ReplicationOptions;
-}
-
-let defaults: ReplicaOptions = {};
-/** Tests set fake-indexeddb and friends once. */
-export function configureReplica(options: ReplicaOptions): void {
-  defaults = { ...options };
 }
 
 let replication: ReplicationHandle | null = null;
@@ -73,9 +70,8 @@ function accountDoc(account: Account): AccountDoc {
  * reads it back from the replica and hands it to the session store (app start from the stub).
  * Starts replication unless told not to. Never waits on the network.
  */
-export function openReplica(identity: ReplicaIdentity, account: Account | null, options: ReplicaOptions = {}): Promise<OpenReplica> {
+export function openReplica(identity: ReplicaIdentity, account: Account | null, opts: ReplicaOptions = {}): Promise<OpenReplica> {
   return enqueue(async () => {
-    const opts = { ...defaults, ...options };
     const name = await replicaNameFor(identity.site, identity.userId);
     let current = replicaStore.get();
     if (current && current.name !== name) {
@@ -165,9 +161,8 @@ export function stopReplication(): Promise<void> {
  * checkpoints: RxDB's database plus its Dexie IndexedDB databases). `name` defaults to the open
  * replica or the last one opened in this tab.
  */
-export function wipeReplica(name?: string, options: ReplicaOptions = {}): Promise<void> {
+export function wipeReplica(name?: string, opts: ReplicaOptions = {}): Promise<void> {
   return enqueue(async () => {
-    const opts = { ...defaults, ...options };
     const current = replicaStore.get();
     const target = name ?? current?.name ?? lastName;
     if (current && current.name === target) {
@@ -210,8 +205,3 @@ async function deleteDexieDatabases(name: string, factory: IDBFactory | undefine
       ),
   );
 }
-
-// ARCHITECTURE rule 4: an expired session stops replication and never wipes anything.
-sessionExpired.subscribe(() => {
-  void stopReplication();
-});

@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
-import { useResidentDetails } from '@/data/hooks';
+import { useResidentDetails, useUserPhoto } from '@/data/hooks';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
-import { useProfilePhoto } from '@/data/use-profile-photo';
 import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
 import { PageHeading } from '@/components/page-heading';
@@ -38,7 +37,7 @@ export function DashboardPage() {
   const flags = useFeatureFlags();
   const details = useResidentDetails();
   const user = account?.user;
-  const photo = useProfilePhoto(user?.id, user?.has_photo ?? false);
+  const photo = useUserPhoto(user?.has_photo && user.id ? user.id : null);
   if (!account || !user) return null;
   // Offline, the account may still be the stub without names: the replica's copy fills them in.
   const resident = details.data ?? user.resident;

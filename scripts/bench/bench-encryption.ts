@@ -1,10 +1,11 @@
 /**
  * Micro-benchmark: the same 1,000 documents inserted and queried through an encrypted collection
- * and through an unencrypted one, in one run. Used by tests/data and by /dev.
+ * and through an unencrypted one, in one run. Used by `npm run bench` (./data-sections.ts, section b)
+ * and by tests/data/bench-encryption.test.ts; not part of the app.
  */
-import type { DataKey } from '../crypto/key-vault';
-import type { CollectionDefinitions, HearthStorageOptions } from './create-database';
-import { createHearthDatabase, defineCollection } from './create-database';
+import type { DataKey } from '@/data/crypto/key-vault';
+import type { CollectionDefinitions, HearthStorageOptions } from '@/data/database/create-database';
+import { createHearthDatabase, defineCollection } from '@/data/database/create-database';
 
 interface BenchDoc {
   id: string;

@@ -1,0 +1,124 @@
+/**
+ * The composition root of the client data layer: the one place that starts it, called once by
+ * src/main.tsx. Importing any module of src/data starts nothing; this wires, in order:
+ *
+ * 1. the HTTP client's base address follows the region, site and app config, and the app config
+ *    is requested (before anything can send);
+ * 2. a 401 or 419 anywhere clears the signed-in state (local data is kept: ARCHITECTURE rule 4);
+ * 3. the outbox's outcome sink: after a 2xx the entries module settles the delivered document
+ *    into the server's copy, after a 422 (or any refusal) the document is marked failed, after
+ *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
+ * 4. the one ordered list of logout wipe steps (logoutSteps below);
+ * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
+ *    closed at sign-out, its replication stopped on expiry;
+ * 6. the service worker (given by main.tsx; production builds only) and the page's side of the outbox (replay on start,
+ *    online, visible, a heartbeat, the worker's messages).
+ *
+ * It lives in src/app, not src/data, because the sink needs the entries module's settle code and
+ * src/data never imports upward. Tests start it with explicit options, or not at all.
+ */
+import { sessionExpired } from '@/api/events';
+import { startApiBaseSync } from '@/data/api-base-sync';
+import { loadAppConfig } from '@/data/app-config-store';
+import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
+import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
+import { startOutbox } from '@/data/outbox/start-outbox';
+import { followSession } from '@/data/replica/follow-session';
+import type { ReplicaOptions } from '@/data/replica/lifecycle';
+import { setSyncState } from '@/data/replica/local-writes';
+import { requestResync } from '@/data/replication/resync';
+import { clearSession } from '@/data/session-store';
+import { installWipeSteps, type WipeStep } from '@/data/sign-out';
+import {
+  deletePersonalCachesStep,
+  destroyDataKeyStep,
+  dropPushSubscriptionStep,
+  forgetActiveOwnerStep,
+  wipeOutboxStep,
+  wipeReplicaStep,
+} from '@/data/wipe-steps';
+
+/** What the outbox does to the replica after a replay. The one place that knows the entries' settle code. */
+export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
+  // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
+  settleDelivered: async (local, sync, result) => (await import('@/data/entries/settle')).settleDelivered(local, sync, result),
+  setSyncState: (local, sync) => setSyncState(local.collection, local.id, sync),
+  requestResync: (topics) => requestResync(topics),
+});
+
+/**
+ * SPEC §4 logout, after the session, the two-factor challenge and the SPEC §9 keys are gone
+ * (src/data/sign-out.ts, synchronously, so the UI moves at once). The order matters:
+ * - the replica first: it is what a person most needs gone, and its removal waits for the close
+ *   that signing out already queued;
+ * - the push subscription early, so no notification about this person arrives while the rest goes;
+ * - the outbox and the personal caches;
+ * - the data key after everything it encrypts: once it is gone, whatever a failed step left
+ *   behind is unreadable ciphertext;
+ * - the active owner last: the data-key step falls back to it when there was no session stub, and
+ *   forgetting it points the outbox at nobody's store.
+ */
+export function logoutSteps(replica: ReplicaOptions = {}): readonly WipeStep[] {
+  return [
+    wipeReplicaStep(replica),
+    dropPushSubscriptionStep,
+    wipeOutboxStep,
+    deletePersonalCachesStep,
+    destroyDataKeyStep,
+    forgetActiveOwnerStep,
+  ];
+}
+
+export interface StartDataOptions {
+  /**
+   * How the replica opens and is wiped (tests: fake-indexeddb, a key, no replication).
+   * false: it does not follow the session (no IndexedDB here, as in the screen tests).
+   */
+  readonly replica?: ReplicaOptions | false;
+  /** The page's side of the outbox (window and document listeners, a heartbeat). Default true. */
+  readonly outbox?: boolean;
+  /** The app config request. Default true. */
+  readonly shell?: boolean;
+  /**
+   * Registers the service worker: src/main.tsx passes src/app/shell/service-worker.ts's start,
+   * which imports `virtual:pwa-register`, a module only the build has (so tests never import it).
+   */
+  readonly startServiceWorker?: () => void;
+  /** Tests replace the logout steps to watch their order. */
+  readonly wipeSteps?: readonly WipeStep[];
+}
+
+let running: (() => void) | null = null;
+
+/** Starts the data layer; returns the stop (what is open stays open, nothing is wiped). Once per page. */
+export function startData(options: StartDataOptions = {}): () => void {
+  if (running) return running;
+  const replica = options.replica ?? {};
+  const stops: (() => void)[] = [];
+
+  stops.push(startApiBaseSync());
+  if (options.shell !== false) void loadAppConfig();
+
+  stops.push(sessionExpired.subscribe(() => clearSession()));
+
+  const previousSink = getOutboxConfig().sink;
+  configureOutbox({ sink: replicaOutcomeSink });
+  stops.push(() => {
+    if (getOutboxConfig().sink === replicaOutcomeSink) configureOutbox({ sink: previousSink });
+  });
+
+  stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
+
+  if (replica !== false) stops.push(followSession(replica));
+
+  options.startServiceWorker?.();
+  if (options.outbox !== false) stops.push(startOutbox());
+
+  const stop = (): void => {
+    if (running !== stop) return;
+    running = null;
+    for (const undo of stops.reverse()) undo();
+  };
+  running = stop;
+  return stop;
+}

@@ -1,0 +1,63 @@
+/**
+ * "The replica follows the session": opened at sign-in and at a start with a stored session,
+ * closed at sign-out, its replication stopped when the server forgets the session (a 401 or 419
+ * never wipes anything: ARCHITECTURE rule 4). Wired once by the composition root
+ * (src/app/start-data.ts); importing this module starts nothing.
+ */
+import { sessionExpired } from '@/api/events';
+import { getStartingSession, onSessionChange } from '../session-store';
+import type * as Lifecycles from './lifecycle';
+import type { ReplicaOptions } from './lifecycle';
+
+type Lifecycle = typeof Lifecycles;
+
+/** Starts following; returns the undo (what is open stays open). */
+export function followSession(options: ReplicaOptions = {}): () => void {
+  let following = true;
+  let loaded: Lifecycle | null = null;
+  const withLifecycle = (task: (lifecycle: Lifecycle) => Promise<unknown>): void => {
+    if (!following) return;
+    // Loaded on demand: RxDB stays out of the entry chunk.
+    void import('./lifecycle')
+      .then((lifecycle) => {
+        loaded = lifecycle;
+        return task(lifecycle);
+      })
+      .catch((error: unknown) => console.error('The local replica could not be opened', error));
+  };
+
+  const stopChanges = onSessionChange((change) => {
+    if (change.type === 'signed-in') withLifecycle((lifecycle) => lifecycle.openReplicaForAccount(change.account, change.site, options));
+    else withLifecycle((lifecycle) => lifecycle.closeReplica());
+  });
+  // Replication runs only in a replica opened here, so a lifecycle not loaded yet has nothing to stop
+  // (and a 401 on the sign-in screen does not load RxDB).
+  const stopExpiry = sessionExpired.subscribe(() => void loaded?.stopReplication());
+
+  // App start with a session: open its replica (the account comes back from it, decrypted).
+  const starting = getStartingSession();
+  if (starting) {
+    const { stub, migrating } = starting;
+    withLifecycle((lifecycle) =>
+      migrating
+        ? lifecycle.openReplicaForAccount(migrating, stub.site, options)
+        : lifecycle.openReplica(
+            {
+              userId: stub.user_id,
+              site: stub.site,
+              residentId: stub.resident_id,
+              homeId: stub.home_id,
+              homeIds: stub.home_id ? [stub.home_id] : [],
+            },
+            null,
+            options,
+          ),
+    );
+  }
+
+  return () => {
+    following = false;
+    stopChanges();
+    stopExpiry();
+  };
+}

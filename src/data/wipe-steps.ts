@@ -1,0 +1,79 @@
+/**
+ * The steps of the SPEC §4 sign-out wipe, one per kind of stored data. The composition root
+ * (src/app/start-data.ts) puts them in their one order; each may be retried alone and none
+ * depends on another having succeeded (a failing step does not stop the rest).
+ */
+import { destroyKeys } from './crypto/key-vault';
+import { getOutboxConfig, wipeOutbox } from './outbox/outbox';
+import { currentOwner, keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from './owner';
+import type { ReplicaOptions } from './replica/lifecycle';
+import type { WipeContext, WipeStep } from './sign-out';
+
+/** The replica (every collection, files included, and its replication checkpoints). */
+export function wipeReplicaStep(options: ReplicaOptions = {}): WipeStep {
+  return {
+    name: 'replica',
+    async run({ userId, site }) {
+      if (!options.indexedDB && typeof indexedDB === 'undefined') return; // no replica can exist here
+      // Loaded on demand: RxDB stays out of the entry chunk.
+      const { replicaNameFor, wipeReplica } = await import('./replica/lifecycle');
+      await wipeReplica(userId ? await replicaNameFor(site, userId) : undefined, options);
+    },
+  };
+}
+
+/** The browser side of the push subscription (the server side is removed before logout, online). */
+export const dropPushSubscriptionStep: WipeStep = {
+  name: 'push subscription',
+  async run() {
+    const container = globalThis.navigator?.serviceWorker;
+    if (!container) return;
+    const registration = await container.getRegistration();
+    const subscription = await registration?.pushManager?.getSubscription();
+    await subscription?.unsubscribe();
+  },
+};
+
+/** The person's outbox: the whole queue and its database. */
+export const wipeOutboxStep: WipeStep = {
+  name: 'outbox',
+  async run() {
+    if (!getOutboxConfig().indexedDB && typeof indexedDB === 'undefined') return; // no outbox can exist here
+    await wipeOutbox();
+  },
+};
+
+/** CacheStorage caches that may hold personal data: everything but the app shell's precache. */
+export const deletePersonalCachesStep: WipeStep = {
+  name: 'personal caches',
+  async run() {
+    if (typeof caches === 'undefined') return;
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => !name.includes('precache')).map((name) => caches.delete(name)));
+  },
+};
+
+async function ownerOf(context: WipeContext): Promise<string | null> {
+  return context.userId ? ownerIdFor(context.site, context.userId) : currentOwner();
+}
+
+/** This person's data key (other people's replicas on a shared device keep theirs: src/data/owner.ts). */
+export const destroyDataKeyStep: WipeStep = {
+  name: 'data key',
+  async run(context) {
+    const owner = await ownerOf(context);
+    if (owner) await destroyKeys({ databaseName: keyDatabaseFor(owner) });
+  },
+};
+
+/** Nobody is this device's active owner any more: the worker replays for no one. */
+export const forgetActiveOwnerStep: WipeStep = {
+  name: 'active owner',
+  async run() {
+    try {
+      await setActiveOwner(null);
+    } finally {
+      rememberOwner(null);
+    }
+  },
+};

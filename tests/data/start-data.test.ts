@@ -1,0 +1,146 @@
+/**
+ * The composition root (src/app/start-data.ts): importing the data layer starts nothing; startData
+ * wires the outcome sink, the replica following the session and the logout steps; stop() undoes it.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Account } from '@/contract/users';
+import { sessionExpired } from '@/api/events';
+import { logoutSteps, replicaOutcomeSink, startData } from '@/app/start-data';
+import { getOutboxConfig } from '@/data/outbox/outbox';
+import { createOutcomeSink, unwiredSink } from '@/data/outbox/outcomes';
+import { closeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
+import { getReplica, replicaStore, whenReplicaOpen } from '@/data/replica/replica-store';
+import { clearSession, getAccountSnapshot, setAccount } from '@/data/session-store';
+import { clearLocalSession, type WipeStep } from '@/data/sign-out';
+import { randomKey, testAccount, uniqueName } from './fixtures';
+
+const account = testAccount as unknown as Account;
+let stop: () => void = () => undefined;
+
+afterEach(async () => {
+  stop();
+  stop = () => undefined;
+  clearSession();
+  await closeReplica();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** Replica options of their own (a fresh fake IndexedDB), so nothing is shared with other tests. */
+function replicaOptions(): ReplicaOptions & { indexedDB: IDBFactory } {
+  return { indexedDB: new IDBFactory(), IDBKeyRange, multiInstance: false, key: randomKey(), replicate: false };
+}
+
+const until = (condition: () => boolean, timeout = 10_000) => vi.waitFor(() => expect(condition()).toBe(true), { timeout, interval: 20 });
+
+describe('startData', () => {
+  it('wires the replica sink into the outbox, and stop() puts the previous one back', () => {
+    expect(getOutboxConfig().sink).toBe(unwiredSink);
+    stop = startData({ replica: false, outbox: false, shell: false });
+    expect(getOutboxConfig().sink).toBe(replicaOutcomeSink);
+    // Once per page: a second call gives the same stop and wires nothing twice.
+    expect(startData()).toBe(stop);
+    stop();
+    expect(getOutboxConfig().sink).toBe(unwiredSink);
+  });
+
+  it('a 401 or 419 clears the signed-in state only while started', () => {
+    stop = startData({ replica: false, outbox: false, shell: false });
+    setAccount(account);
+    sessionExpired.emit({ status: 419 });
+    expect(getAccountSnapshot()).toBeNull();
+    stop();
+    setAccount(account);
+    sessionExpired.emit({ status: 401 });
+    expect(getAccountSnapshot()).not.toBeNull();
+  });
+
+  it('the replica follows the session: opened at sign-in, closed at sign-out; not after stop()', async () => {
+    const options = replicaOptions();
+    stop = startData({ replica: options, outbox: false, shell: false });
+    setAccount(account);
+    const open = await whenReplicaOpen();
+    expect(open.identity.userId).toBe(account.user.id);
+    expect((await open.db.resident.findOne('account').exec())?.get('account')).toMatchObject({ user: { id: account.user.id } });
+    clearSession();
+    await until(() => getReplica() === null);
+
+    stop();
+    setAccount(account);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(replicaStore.get()).toBeNull();
+  });
+
+  it('an expired session closes the replica and keeps it on the device', async () => {
+    const options = replicaOptions();
+    stop = startData({ replica: options, outbox: false, shell: false });
+    setAccount(account);
+    const { name } = await whenReplicaOpen();
+    sessionExpired.emit({ status: 401 });
+    await until(() => getReplica() === null);
+    const names = (await options.indexedDB.databases()).map((d) => d.name ?? '');
+    expect(names.some((n) => n.startsWith(`rxdb-dexie-${name}--`))).toBe(true);
+  });
+
+  it('logout runs the installed steps in order, past a failing one; stop() uninstalls them', async () => {
+    const ran: string[] = [];
+    const step = (name: string, fail = false): WipeStep => ({
+      name,
+      run: async ({ userId }) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        ran.push(`${name}:${userId}`);
+        if (fail) throw new Error(`${name} failed`);
+      },
+    });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stop = startData({ replica: false, outbox: false, shell: false, wipeSteps: [step('a'), step('b', true), step('c')] });
+    setAccount(account);
+    const failed = await clearLocalSession();
+    expect(ran).toEqual([`a:${account.user.id}`, `b:${account.user.id}`, `c:${account.user.id}`]);
+    expect(failed).toHaveLength(1);
+    expect(errors).toHaveBeenCalledWith('A sign-out wipe step failed (b)', expect.any(Error));
+    expect(getAccountSnapshot()).toBeNull();
+
+    stop();
+    ran.length = 0;
+    setAccount(account);
+    expect(await clearLocalSession()).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
+  it('the logout steps are one list: replica, push subscription, outbox, caches, data key, active owner', () => {
+    expect(logoutSteps().map((s) => s.name)).toEqual(['replica', 'push subscription', 'outbox', 'personal caches', 'data key', 'active owner']);
+  });
+
+  it('the default logout steps remove the signed-in person\'s replica', async () => {
+    const options = replicaOptions();
+    stop = startData({ replica: options, outbox: false, shell: false });
+    setAccount({ ...account, user: { ...account.user, id: uniqueName('user') } });
+    const { name } = await whenReplicaOpen();
+    const errors = await clearLocalSession();
+    // No outbox or caches in this process: only the replica's removal is checked here.
+    expect(errors.filter((e) => String(e).includes('replica'))).toEqual([]);
+    const names = (await options.indexedDB.databases()).map((d) => d.name ?? '');
+    expect(names.filter((n) => n.startsWith(`rxdb-dexie-${name}--`))).toEqual([]);
+    expect(getReplica()).toBeNull();
+  });
+});
+
+describe('the outcome sink', () => {
+  it('a delivered write with an answer is settled; anything else sets the sync state; re-sync of all topics when none', async () => {
+    const calls: string[] = [];
+    const sink = createOutcomeSink({
+      settleDelivered: async (local, sync, result) => void calls.push(`settle ${local.id} ${sync.state} ${result.id}`),
+      setSyncState: async (local, sync) => void calls.push(`state ${local.id} ${sync.state} ${sync.message}`),
+      requestResync: (topics) => void calls.push(`resync ${topics ? topics.join(',') : 'all'}`),
+    });
+    const local = { collection: 'journal' as const, id: 'j1' };
+    await sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null }, { id: 'j1', data: {} });
+    await sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null }, null);
+    await sink.setSyncState(local, { state: 'failed', message: 'Closed', outbox_id: 'o1' }, { id: 'j1', data: {} });
+    sink.requestResync(['journal']);
+    sink.requestResync([]);
+    expect(calls).toEqual(['settle j1 synced j1', 'state j1 synced null', 'state j1 failed Closed', 'resync journal', 'resync all']);
+  });
+});
