@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Comment } from '@/contract/comments';
-import { fileCacheKey } from '@/data/entries/file-keys';
-import { settleDelivered } from '@/data/entries/settle';
-import { saveEntry } from '@/data/entries/save-entry';
+import { fileCacheKey } from '@/entries/data/file-keys';
+import { settleDelivered } from '@/entries/data/settle';
+import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/data/hooks/photo-cache';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';

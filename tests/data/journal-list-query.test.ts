@@ -5,8 +5,8 @@
  */
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { comments$ } from '@/data/hooks/entry-queries';
-import { journalEntries$, journalReactions$ } from '@/data/hooks/journal-entries-query';
+import { comments$ } from '@/entries/hooks/entry-queries';
+import { journalEntries$, journalReactions$ } from '@/entries/hooks/journal-entries-query';
 import { feedback$ } from '@/data/hooks/queries';
 import { closeReplica, configureReplica, openReplicaForAccount } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';

@@ -58,7 +58,7 @@ export interface OutboxConfig extends OutboxStoreOptions {
 const replicaSink: OutcomeSink = {
   async setSyncState(local, sync, result) {
     if (sync.state === 'synced' && result) {
-      const { settleDelivered } = await import('../entries/settle');
+      const { settleDelivered } = await import('../../entries/data/settle');
       await settleDelivered(local, sync, result);
       return;
     }

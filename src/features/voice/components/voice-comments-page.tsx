@@ -1,10 +1,10 @@
 import { Link, useParams } from 'react-router-dom';
-import { CommentThread } from '@/components/entry/comment-thread';
+import { CommentThread } from '@/entries/components/comment-thread';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
-import { useVoiceCategories, useVoiceEntry } from '@/data/hooks';
+import { useVoiceCategories, useVoiceEntry } from '../../../entries/hooks/use-entries';
 import { postVoiceComment } from '../actions/post-voice-comment';
 import { updateVoiceComment } from '../actions/update-voice-comment';
 

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '@/contract/envelope';
-import type { EntryType } from '../replica/types';
+import type { EntryType } from '../../data/replica/types';
 
-export type { EntryType } from '../replica/types';
+export type { EntryType } from '../../data/replica/types';
 
 /** What a journal or voice screen hands to its save action. */
 export interface EntryDraft {

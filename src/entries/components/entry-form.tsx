@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useBlocker } from 'react-router-dom';
 import { entryLimits, entryMessages } from '@/contract/entries';
-import type { EntryDraft, WriteResult } from '@/data/entries/types';
-import { useToast } from '../use-toast';
+import type { EntryDraft, WriteResult } from '@/entries/data/types';
+import { useToast } from '../../components/use-toast';
 import { DrawingCanvas, type DrawingCanvasHandle } from './drawing-canvas';
 import { EmojiPicker } from './emoji-picker';
 import { FileAttach } from './file-attach';
