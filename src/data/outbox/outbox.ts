@@ -37,7 +37,7 @@ export interface SyncStateValue {
 export interface OutcomeSink {
   /**
    * `result`: for a delivered write, what the server answered: the replica turns the optimistic
-   * document into the server's copy (src/data/entries/settle.ts; a create answered under another id,
+   * document into the server's copy (src/entries/data/settle.ts; a create answered under another id,
    * queued by an older build, is swapped for it). Applying it twice changes nothing.
    */
   setSyncState(local: LocalRef, sync: SyncStateValue, result?: OutboxResult | null): Promise<void>;
