@@ -48,5 +48,3 @@ export interface WriteRefused {
 }
 
 export type WriteResult = WriteAccepted | WriteRefused;
-
-export const entryCollectionOf = (type: EntryType): 'journal' | 'voice' => type;
