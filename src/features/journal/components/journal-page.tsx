@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
 import { PageHeading } from '@/components/page-heading';
 import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
-import { useEmojis } from '../../../entries/hooks/use-entries';
+import { useEmojis } from '@/entries/hooks/use-entries';
 import { markIndexVisited } from '@/data/index-visited';
 import { saveJournalEntry } from '../actions/save-journal-entry';
 import { journalSurfaceStyle } from '../journal-surface';

@@ -7,8 +7,8 @@ import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
 import { useAssociatedUsers } from '@/data/hooks';
-import { useEmojis, useVoiceCategories, useVoiceEntry } from '../../../entries/hooks/use-entries';
-import { useEntryFile } from '../../../entries/hooks/use-entry-file';
+import { useEmojis, useVoiceCategories, useVoiceEntry } from '@/entries/hooks/use-entries';
+import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
 
 /** Change something sent with Voice (not once staff closed the conversation: then it says why). */

@@ -4,7 +4,7 @@ import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { RelativeTime } from '@/components/relative-time';
-import { useVoiceCategories, useVoiceEntries } from '../../../entries/hooks/use-entries';
+import { useVoiceCategories, useVoiceEntries } from '@/entries/hooks/use-entries';
 import type { VoiceCategoryDoc, VoiceDoc } from '@/data/replica/types';
 import './voice.css';
 

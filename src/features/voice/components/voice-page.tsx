@@ -5,7 +5,7 @@ import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
 import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
-import { useEmojis, useVoiceCategories } from '../../../entries/hooks/use-entries';
+import { useEmojis, useVoiceCategories } from '@/entries/hooks/use-entries';
 import { markIndexVisited } from '@/data/index-visited';
 import type { VoiceCategoryDoc } from '@/data/replica/types';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
