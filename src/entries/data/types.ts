@@ -1,5 +1,4 @@
 import type { FieldErrors } from '@/contract/envelope';
-import type { EntryType } from '../../data/replica/types';
 
 export type { EntryType } from '../../data/replica/types';
 
