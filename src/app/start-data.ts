@@ -41,7 +41,7 @@ import {
 /** What the outbox does to the replica after a replay. The one place that knows the entries' settle code. */
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
-  settleDelivered: async (local, sync, result) => (await import('@/data/entries/settle')).settleDelivered(local, sync, result),
+  settleDelivered: async (local, sync, result) => (await import('@/entries/data/settle')).settleDelivered(local, sync, result),
   setSyncState: (local, sync) => setSyncState(local.collection, local.id, sync),
   requestResync: (topics) => requestResync(topics),
 });

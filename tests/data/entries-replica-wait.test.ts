@@ -5,9 +5,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { replicaOutcomeSink } from '@/app/start-data';
 import { entryMessages } from '@/contract/entries';
-import { postComment } from '@/data/entries/comments';
-import { REPLICA_WAIT_MS } from '@/data/entries/replica-for-write';
-import { saveEntry } from '@/data/entries/save-entry';
+import { postComment } from '@/entries/data/comments';
+import { REPLICA_WAIT_MS } from '@/entries/data/replica-for-write';
+import { saveEntry } from '@/entries/data/save-entry';
 import { configureOutbox, resetOutboxConfig } from '@/data/outbox/outbox';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { account, serverJournalRow, uuid } from './entries-support';

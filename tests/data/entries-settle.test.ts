@@ -1,15 +1,15 @@
 /**
  * Settling a delivered create that the server kept under the client's id (the outbox's success
- * path, src/data/entries/settle.ts), with a scripted server: the pending document becomes the
+ * path, src/entries/data/settle.ts), with a scripted server: the pending document becomes the
  * server's copy in place, its photo stays readable offline, and a pull that parked the server's
  * row first changes nothing about "one document".
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { replicaOutcomeSink } from '@/app/start-data';
 import type { Comment } from '@/contract/comments';
-import { fileCacheKey } from '@/data/entries/file-keys';
-import { settleDelivered } from '@/data/entries/settle';
-import { saveEntry } from '@/data/entries/save-entry';
+import { fileCacheKey } from '@/entries/data/file-keys';
+import { settleDelivered } from '@/entries/data/settle';
+import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/data/hooks/photo-cache';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';

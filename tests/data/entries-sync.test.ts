@@ -13,9 +13,9 @@ import { replicaOutcomeSink } from '@/app/start-data';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { entryMessages } from '@/contract/entries';
-import { postComment } from '@/data/entries/comments';
-import { fileCacheKey } from '@/data/entries/file-keys';
-import { saveEntry } from '@/data/entries/save-entry';
+import { postComment } from '@/entries/data/comments';
+import { fileCacheKey } from '@/entries/data/file-keys';
+import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/data/hooks/photo-cache';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
@@ -172,7 +172,7 @@ describe('journal writes with the real server', () => {
       );
       const rows = await sync.server.db.selectFrom('entry_comments').select('id').where('entry_id', '=', entryId).execute();
       expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
-      const { comments$ } = await import('@/data/hooks/entry-queries');
+      const { comments$ } = await import('@/entries/hooks/entry-queries');
       const { firstValueFrom } = await import('rxjs');
       expect((await firstValueFrom(comments$(open.db, 'journal', entryId))).map((c) => c.id)).toEqual(ids);
     } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entryLimits, entryMessages } from '@/contract/entries';
-import { checkSizes, isAllowedFile, validateComment, validateEntry } from '@/data/entries/validate';
+import { checkSizes, isAllowedFile, validateComment, validateEntry } from '@/entries/data/validate';
 import { sniffBytes } from '@/lib/sniff-file-type';
 import { jpegFile, pngFile } from './entries-support';
 

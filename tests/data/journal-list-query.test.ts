@@ -1,12 +1,12 @@
 /**
- * The journal list's on-device search and filters (src/data/hooks/journal-entries-query.ts), the
+ * The journal list's on-device search and filters (src/entries/hooks/journal-entries-query.ts), the
  * reactions offered as a filter, and the time order of comments and feedback, over a real
  * encrypted replica on fake-indexeddb.
  */
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comments$ } from '@/data/hooks/entry-queries';
-import { journalEntries$, journalReactions$ } from '@/data/hooks/journal-entries-query';
+import { comments$ } from '@/entries/hooks/entry-queries';
+import { journalEntries$, journalReactions$ } from '@/entries/hooks/journal-entries-query';
 import { feedback$ } from '@/data/hooks/queries';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';

@@ -9,15 +9,15 @@ import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
 
-vi.mock('@/data/hooks/use-entries', async () => {
+vi.mock('@/entries/hooks/use-entries', async () => {
   const { entryHooks } = await import('./support/fake-replica');
   return entryHooks;
 });
-vi.mock('@/data/hooks/use-comments', async () => {
+vi.mock('@/entries/hooks/use-comments', async () => {
   const { entryHooks } = await import('./support/fake-replica');
   return { useComments: entryHooks.useComments };
 });
-vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 
 const actions = vi.hoisted(() => ({ postVoice: vi.fn(), updateVoice: vi.fn(), postJournal: vi.fn(), updateJournal: vi.fn() }));

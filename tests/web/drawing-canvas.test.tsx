@@ -2,7 +2,7 @@ import { createRef } from 'react';
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { DrawingCanvas, type DrawingCanvasHandle } from '@/components/entry/drawing-canvas';
+import { DrawingCanvas, type DrawingCanvasHandle } from '@/entries/components/drawing-canvas';
 
 const canvasEl = () => screen.getByRole('img', { name: 'Drawing' }) as HTMLCanvasElement;
 const marks = () => Number(canvasEl().dataset.marks);

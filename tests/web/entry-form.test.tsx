@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { createMemoryRouter, Link } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/app-providers';
-import { EntryForm, type EntryFormProps } from '@/components/entry/entry-form';
+import { EntryForm, type EntryFormProps } from '@/entries/components/entry-form';
 import { entryMessages } from '@/contract/entries';
-import type { EntryDraft, WriteResult } from '@/data/entries/types';
+import type { EntryDraft, WriteResult } from '@/entries/data/types';
 import { waitUntil } from '../support/wait';
 
 const ALI = { id: 'a1111111-1111-4111-8111-111111111111', first_name: 'Ali', last_name: 'Hassan', job_title: 'Key worker' };

@@ -4,8 +4,10 @@ import { createMemoryRouter } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/app-providers';
 import { entryMessages } from '@/contract/entries';
-import type { EntriesPage, JournalEntriesQuery, Live } from '@/data/hooks';
-import type * as EntriesHooks from '@/data/hooks/use-entries';
+import type { Live } from '@/data/hooks';
+import type { EntriesPage } from '@/entries/hooks/journal-entries-query';
+import type { JournalEntriesQuery } from '@/entries/hooks/use-entries';
+import type * as EntriesHooks from '@/entries/hooks/use-entries';
 import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
 import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
 import { JournalEntriesPage } from '@/features/journal/components/journal-entries-page';
@@ -24,7 +26,7 @@ const fake = vi.hoisted(() => ({
   save: vi.fn(),
 }));
 
-vi.mock('@/data/hooks/use-entries', async (importOriginal) => ({
+vi.mock('@/entries/hooks/use-entries', async (importOriginal) => ({
   ...(await importOriginal<typeof EntriesHooks>()),
   useJournalEntries: (query: JournalEntriesQuery): Live<EntriesPage<JournalDoc>> => {
     fake.queries.push(query);
@@ -43,7 +45,7 @@ vi.mock('@/data/hooks/use-entries', async (importOriginal) => ({
 }));
 vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: (): Live<StaffDoc[]> => ({ data: fake.staff as StaffDoc[], loading: false }) }));
 vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: (): Live<ResidentDoc | null> => ({ data: null, loading: false }) }));
-vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: fake.save }));
 
 const ALI: StaffDoc = {

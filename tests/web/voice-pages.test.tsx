@@ -10,11 +10,11 @@ import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
 import { waitUntil } from '../support/wait';
 
-vi.mock('@/data/hooks/use-entries', async () => {
+vi.mock('@/entries/hooks/use-entries', async () => {
   const { entryHooks } = await import('./support/fake-replica');
   return entryHooks;
 });
-vi.mock('@/data/hooks/use-comments', async () => {
+vi.mock('@/entries/hooks/use-comments', async () => {
   const { entryHooks } = await import('./support/fake-replica');
   return { useComments: entryHooks.useComments };
 });
@@ -26,7 +26,7 @@ vi.mock('@/data/hooks/use-resident-details', async () => {
   const { STAFF } = await import('./support/entry-fixtures');
   return { useResidentDetails: () => ({ data: { key_worker: STAFF }, loading: false }) };
 });
-vi.mock('@/data/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 
 const actions = vi.hoisted(() => ({ save: vi.fn() }));

@@ -10,8 +10,3 @@ export { usePastCalendar, useUpcomingCalendar } from './use-calendar';
 export { useEventTypes } from './use-event-types';
 export { useUserPhoto } from './use-user-photo';
 export { useSyncStatus } from './use-sync-status';
-export type { EntriesPage, JournalFilters, SharingFilter } from './journal-entries-query';
-export type { JournalEntriesQuery } from './use-entries';
-export { useEmojis, useJournalEntries, useJournalEntry, useJournalReactions, useVoiceCategories, useVoiceEntries, useVoiceEntry } from './use-entries';
-export { useComments } from './use-comments';
-export { useEntryFile } from './use-entry-file';

@@ -84,7 +84,7 @@ export interface OutboxRecord {
   /**
    * Ciphertext of what the server answered to a delivered write (`OutboxResult`), kept until a page
    * has applied the outcome: the row lets the page turn the optimistic document into the server's
-   * copy (src/data/entries/settle.ts). Absent on entries written before it existed.
+   * copy (src/entries/data/settle.ts). Absent on entries written before it existed.
    */
   result?: string | null;
   /** The outcome (sent / failed) has been applied to the local replica by a page. */

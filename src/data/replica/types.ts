@@ -64,7 +64,7 @@ export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
 /**
  * Cached bytes, base64 in an encrypted field, keyed by a cache key: `photo:<user id>` (profile
  * photos), `file:<module>:<file id>` (entry and comment attachments viewed online), `local:<file id>`
- * (an attachment or drawing written on this device and not uploaded yet, see src/data/entries).
+ * (an attachment or drawing written on this device and not uploaded yet, see src/entries/data).
  */
 export type FileKind = 'photo' | 'file' | 'local';
 export interface FileDoc extends SyncFields {
@@ -80,7 +80,7 @@ export interface FileDoc extends SyncFields {
  * Journal and voice entries. `sort_key` (clear, indexed) orders the lists newest first: journal
  * `entry_date` + `T` + `entry_time`, voice `created_at`. `local_only` is true for an entry written on
  * this device that the server has not created yet (its id is the write's Idempotency-Key, sent with
- * the create and kept by the server, see src/data/entries/settle.ts).
+ * the create and kept by the server, see src/entries/data/settle.ts).
  */
 interface EntryExtras {
   sort_key: string;

@@ -115,7 +115,7 @@ export function feedbackReplication(): Replicated {
   return { key: 'feedback', topics: ['feedback', 'journal', 'voice'], config: config as unknown as PullConfig };
 }
 
-/** Server rows → replica documents (without sync fields), shared with src/data/entries/server-copy.ts. */
+/** Server rows → replica documents (without sync fields), shared with src/entries/data/server-copy.ts. */
 export const journalDocOf = (row: JournalEntry): Record<string, unknown> => ({
   ...strip(row),
   sort_key: `${row.entry_date}T${row.entry_time}`,

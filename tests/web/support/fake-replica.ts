@@ -23,7 +23,7 @@ export const fakeReplica = {
 
 export const useFakeReplica = (): FakeReplica => useSyncExternalStore(fakeReplica.subscribe, fakeReplica.get);
 
-/** Stand-ins for src/data/hooks/use-entries and use-comments, reading the fake replica. */
+/** Stand-ins for src/entries/hooks/use-entries and use-comments, reading the fake replica. */
 export const entryHooks = {
   useVoiceEntries: () => {
     const r = useFakeReplica();

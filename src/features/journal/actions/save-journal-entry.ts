@@ -1,5 +1,5 @@
-import { saveEntry } from '@/data/entries/save-entry';
-import type { EntryDraft, WriteResult } from '@/data/entries/types';
+import { saveEntry } from '@/entries/data/save-entry';
+import type { EntryDraft, WriteResult } from '@/entries/data/types';
 
 /**
  * Creates (no `id`) or updates a journal entry: validated on the device (contract texts), photos

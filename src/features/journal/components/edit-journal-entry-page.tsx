@@ -1,11 +1,13 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { EntryForm } from '@/components/entry/entry-form';
-import { LockedEntryNotice } from '@/components/entry/locked-entry-notice';
-import { useLockedWhenOpened } from '@/components/entry/use-locked-when-opened';
+import { EntryForm } from '@/entries/components/entry-form';
+import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
+import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
-import { useAssociatedUsers, useEmojis, useEntryFile, useJournalEntry, useResidentDetails } from '@/data/hooks';
+import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
+import { useEmojis, useJournalEntry } from '@/entries/hooks/use-entries';
+import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import type { JournalDoc } from '@/data/replica/types';
 import { saveJournalEntry } from '../actions/save-journal-entry';
 import { journalSurfaceStyle } from '../journal-surface';

@@ -1,10 +1,6 @@
-import { Link, useParams } from 'react-router-dom';
-import { CommentThread } from '@/components/entry/comment-thread';
-import { EmptyState } from '@/components/empty-state';
-import { LoadingText } from '@/components/loading-text';
-import { PageHeading } from '@/components/page-heading';
-import { messages } from '@/contract/messages';
-import { useJournalEntry } from '@/data/hooks';
+import { useParams } from 'react-router-dom';
+import { EntryThreadPage } from '@/entries/components/entry-thread-page';
+import { useJournalEntry } from '@/entries/hooks/use-entries';
 import { postJournalComment } from '../actions/post-journal-comment';
 import { updateJournalComment } from '../actions/update-journal-comment';
 
@@ -12,27 +8,15 @@ import { updateJournalComment } from '../actions/update-journal-comment';
 export function EntryCommentsPage() {
   const { id = '' } = useParams();
   const entry = useJournalEntry(id || null);
-
   return (
-    <div className="page page--prose">
-      <PageHeading>Comments</PageHeading>
-      {entry.loading ? <LoadingText /> : null}
-      {!entry.loading && !entry.data ? (
-        <EmptyState
-          title="We can’t show this entry."
-          actions={
-            <Link to="/journal/entries" className="button button--primary">
-              Back to journal entries
-            </Link>
-          }
-        >
-          {messages.voiceMissingData}
-        </EmptyState>
-      ) : null}
-      {entry.data ? <CommentThread entryType="journal" entry={entry.data} post={postJournalComment} update={updateJournalComment} /> : null}
-      <p>
-        <Link to="/journal/entries">Back to journal entries</Link>
-      </p>
-    </div>
+    <EntryThreadPage
+      entryType="journal"
+      entry={entry}
+      heading="Comments"
+      backTo="/journal/entries"
+      backLabel="Back to journal entries"
+      post={postJournalComment}
+      update={updateJournalComment}
+    />
   );
 }

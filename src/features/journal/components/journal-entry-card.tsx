@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { ClosedBadge } from '@/components/entry/closed-badge';
-import { useEntryFile } from '@/data/hooks';
+import { ClosedBadge } from '@/entries/components/closed-badge';
+import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import type { EmojiDoc, JournalDoc } from '@/data/replica/types';
 
 const EXCERPT_LENGTH = 200;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { JournalFilters, SharingFilter } from '@/data/hooks';
+import type { JournalFilters, SharingFilter } from '@/entries/hooks/journal-entries-query';
 
 export interface ReactionOption {
   readonly value: string;

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { EntryForm } from '@/components/entry/entry-form';
+import { EntryForm } from '@/entries/components/entry-form';
 import { PageHeading } from '@/components/page-heading';
-import { useAssociatedUsers, useEmojis, useResidentDetails } from '@/data/hooks';
+import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
+import { useEmojis } from '@/entries/hooks/use-entries';
 import { markIndexVisited } from '@/data/index-visited';
 import { saveJournalEntry } from '../actions/save-journal-entry';
 import { journalSurfaceStyle } from '../journal-surface';

@@ -1,5 +1,5 @@
-import { postComment } from '@/data/entries/comments';
-import type { CommentDraft, WriteResult } from '@/data/entries/types';
+import { postComment } from '@/entries/data/comments';
+import type { CommentDraft, WriteResult } from '@/entries/data/types';
 
 /** A comment or reply on a voice entry. */
 export function postVoiceComment(entryId: string, draft: CommentDraft): Promise<WriteResult> {

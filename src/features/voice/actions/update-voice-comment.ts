@@ -1,5 +1,5 @@
-import { updateComment } from '@/data/entries/comments';
-import type { CommentDraft, WriteResult } from '@/data/entries/types';
+import { updateComment } from '@/entries/data/comments';
+import type { CommentDraft, WriteResult } from '@/entries/data/types';
 
 /** Edits a comment on a voice entry (POST .../comments/{id}?_method=PUT). */
 export function updateVoiceComment(commentId: string, draft: CommentDraft): Promise<WriteResult> {

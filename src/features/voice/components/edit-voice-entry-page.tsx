@@ -1,12 +1,14 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { EntryForm } from '@/components/entry/entry-form';
-import { LockedEntryNotice } from '@/components/entry/locked-entry-notice';
-import { useLockedWhenOpened } from '@/components/entry/use-locked-when-opened';
+import { EntryForm } from '@/entries/components/entry-form';
+import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
+import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
-import { useAssociatedUsers, useEmojis, useEntryFile, useVoiceCategories, useVoiceEntry } from '@/data/hooks';
+import { useAssociatedUsers } from '@/data/hooks';
+import { useEmojis, useVoiceCategories, useVoiceEntry } from '@/entries/hooks/use-entries';
+import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
 
 /** Change something sent with Voice (not once staff closed the conversation: then it says why). */

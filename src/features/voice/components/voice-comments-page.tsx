@@ -1,10 +1,6 @@
-import { Link, useParams } from 'react-router-dom';
-import { CommentThread } from '@/components/entry/comment-thread';
-import { EmptyState } from '@/components/empty-state';
-import { LoadingText } from '@/components/loading-text';
-import { PageHeading } from '@/components/page-heading';
-import { messages } from '@/contract/messages';
-import { useVoiceCategories, useVoiceEntry } from '@/data/hooks';
+import { useParams } from 'react-router-dom';
+import { EntryThreadPage } from '@/entries/components/entry-thread-page';
+import { useVoiceCategories, useVoiceEntry } from '@/entries/hooks/use-entries';
 import { postVoiceComment } from '../actions/post-voice-comment';
 import { updateVoiceComment } from '../actions/update-voice-comment';
 
@@ -14,27 +10,15 @@ export function VoiceCommentsPage() {
   const entry = useVoiceEntry(id || null);
   const categories = useVoiceCategories().data;
   const category = entry.data ? categories.find((c) => c.id === entry.data?.category_id) : undefined;
-
   return (
-    <div className="page page--prose">
-      <PageHeading>{category ? `Comments: ${category.name}` : 'Comments'}</PageHeading>
-      {entry.loading ? <LoadingText /> : null}
-      {!entry.loading && !entry.data ? (
-        <EmptyState
-          title="We can’t show this entry."
-          actions={
-            <Link to="/voice/entries" className="button button--primary">
-              Back to my messages
-            </Link>
-          }
-        >
-          {messages.voiceMissingData}
-        </EmptyState>
-      ) : null}
-      {entry.data ? <CommentThread entryType="voice" entry={entry.data} post={postVoiceComment} update={updateVoiceComment} /> : null}
-      <p>
-        <Link to="/voice/entries">Back to my messages</Link>
-      </p>
-    </div>
+    <EntryThreadPage
+      entryType="voice"
+      entry={entry}
+      heading={category ? `Comments: ${category.name}` : 'Comments'}
+      backTo="/voice/entries"
+      backLabel="Back to my messages"
+      post={postVoiceComment}
+      update={updateVoiceComment}
+    />
   );
 }

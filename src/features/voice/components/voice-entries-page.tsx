@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
-import { ClosedBadge } from '@/components/entry/closed-badge';
+import { ClosedBadge } from '@/entries/components/closed-badge';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { RelativeTime } from '@/components/relative-time';
-import { useVoiceCategories, useVoiceEntries } from '@/data/hooks';
+import { useVoiceCategories, useVoiceEntries } from '@/entries/hooks/use-entries';
 import type { VoiceCategoryDoc, VoiceDoc } from '@/data/replica/types';
 import './voice.css';
 

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { EntryForm } from '@/components/entry/entry-form';
+import { EntryForm } from '@/entries/components/entry-form';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
-import { useAssociatedUsers, useEmojis, useResidentDetails, useVoiceCategories } from '@/data/hooks';
+import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
+import { useEmojis, useVoiceCategories } from '@/entries/hooks/use-entries';
 import { markIndexVisited } from '@/data/index-visited';
 import type { VoiceCategoryDoc } from '@/data/replica/types';
 import { saveVoiceEntry } from '../actions/save-voice-entry';

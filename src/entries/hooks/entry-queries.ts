@@ -5,8 +5,8 @@
  */
 import type { RxCollection } from 'rxdb';
 import { map, type Observable } from 'rxjs';
-import type { ReplicaDatabase } from '../replica/replica-store';
-import type { CommentDoc, EmojiDoc, EntryDoc, EntryType, LookupDoc, VoiceCategoryDoc, VoiceDoc } from '../replica/types';
+import type { ReplicaDatabase } from '../../data/replica/replica-store';
+import type { CommentDoc, EmojiDoc, EntryDoc, EntryType, LookupDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 
 /** The journal or voice collection, typed by what both hold. */
 const entriesOf = (db: ReplicaDatabase, type: EntryType): RxCollection<EntryDoc> => db[type] as unknown as RxCollection<EntryDoc>;

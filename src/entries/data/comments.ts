@@ -6,9 +6,9 @@
  * post reply.".
  */
 import { entryMessages, type EntryFile } from '@/contract/entries';
-import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
-import { applyLocalChange } from '../replica/local-writes';
-import type { CommentDoc, EntryDoc } from '../replica/types';
+import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
+import { applyLocalChange } from '../../data/replica/local-writes';
+import type { CommentDoc, EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { viewFile } from '@/api/files/view-file';
-import { fileCacheKey, localFileKey, type FileModule } from '../entries/file-keys';
-import type { FileDoc } from '../replica/types';
-import { blobOf, fetchAndCacheFile } from './photo-cache';
-import { useReplica } from './use-live';
+import { fileCacheKey, localFileKey, type FileModule } from '../data/file-keys';
+import type { FileDoc } from '../../data/replica/types';
+import { blobOf, fetchAndCacheFile } from '../../data/hooks/photo-cache';
+import { useReplica } from '../../data/hooks/use-live';
 
 const canMakeUrls = () => typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function';
 

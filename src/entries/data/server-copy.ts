@@ -5,10 +5,10 @@
 import type { RxCollection } from 'rxdb';
 import { commentSchema } from '@/contract/comments';
 import { journalEntrySchema, voiceEntrySchema, type EntryFile } from '@/contract/entries';
-import type { LocalRef } from '../outbox/types';
-import type { ReplicaDatabase } from '../replica/replica-store';
-import { SYNCED, syncFields, type EntryType, type FileDoc } from '../replica/types';
-import { commentDocOf, journalDocOf, voiceDocOf } from '../replication/endpoints';
+import type { LocalRef } from '../../data/outbox/types';
+import type { ReplicaDatabase } from '../../data/replica/replica-store';
+import { SYNCED, syncFields, type EntryType, type FileDoc } from '../../data/replica/types';
+import { commentDocOf, journalDocOf, voiceDocOf } from '../../data/replication/endpoints';
 import { fileCacheKey, localFileKey, type FileModule } from './file-keys';
 
 export type Doc = Record<string, unknown> & { id: string };

@@ -11,9 +11,9 @@
  */
 import type { FieldErrors } from '@/contract/envelope';
 import { entryMessages, type EntryFile } from '@/contract/entries';
-import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../outbox/outbox';
-import { applyLocalChange } from '../replica/local-writes';
-import type { EntryDoc } from '../replica/types';
+import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
+import { applyLocalChange } from '../../data/replica/local-writes';
+import type { EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';

@@ -1,12 +1,12 @@
 import { useCallback, useEffect } from 'react';
 import type { RxDocument } from 'rxdb';
 import type { Observable } from 'rxjs';
-import { getReplication } from '../replica/lifecycle';
-import type { OpenReplica } from '../replica/replica-store';
-import type { CommentDoc, EntryType } from '../replica/types';
-import { commentsReplication } from '../replication/endpoints';
+import { getReplication } from '../../data/replica/lifecycle';
+import type { OpenReplica } from '../../data/replica/replica-store';
+import type { CommentDoc, EntryType } from '../../data/replica/types';
+import { commentsReplication } from '../../data/replication/endpoints';
 import { comments$ } from './entry-queries';
-import { useLive, useReplica, type Live } from './use-live';
+import { useLive, useReplica, type Live } from '../../data/hooks/use-live';
 
 const none: CommentDoc[] = [];
 

@@ -11,9 +11,9 @@
  * document and changes nothing; a pull that brought the server's copy first is kept as it is.
  */
 import type { RxCollection } from 'rxdb';
-import type { LocalRef, OutboxResult } from '../outbox/types';
-import { whenReplicaOpen } from '../replica/replica-store';
-import { SYNCED, syncFields } from '../replica/types';
+import type { LocalRef, OutboxResult } from '../../data/outbox/types';
+import { whenReplicaOpen } from '../../data/replica/replica-store';
+import { SYNCED, syncFields } from '../../data/replica/types';
 import { moduleOf, moveLocalFiles, serverDocOf, type Doc } from './server-copy';
 
 export async function settleServerId(local: LocalRef, result: OutboxResult): Promise<void> {

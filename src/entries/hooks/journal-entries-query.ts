@@ -8,8 +8,8 @@
  */
 import type { MangoQuerySelector, RxCollection } from 'rxdb';
 import { map, type Observable } from 'rxjs';
-import type { ReplicaDatabase } from '../replica/replica-store';
-import type { JournalDoc } from '../replica/types';
+import type { ReplicaDatabase } from '../../data/replica/replica-store';
+import type { JournalDoc } from '../../data/replica/types';
 
 export interface EntriesPage<T> {
   items: T[];

@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
-import type { CommentDraft, EntryType, WriteResult } from '@/data/entries/types';
-import type { FileModule } from '@/data/entries/file-keys';
-import { useComments, useEmojis, useEntryFile, useUserPhoto } from '@/data/hooks';
+import type { CommentDraft, EntryType, WriteResult } from '@/entries/data/types';
+import type { FileModule } from '@/entries/data/file-keys';
+import { useUserPhoto } from '@/data/hooks';
+import { useComments } from '../hooks/use-comments';
+import { useEmojis } from '../hooks/use-entries';
+import { useEntryFile } from '../hooks/use-entry-file';
 import type { CommentDoc, EntryDoc } from '@/data/replica/types';
 import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';

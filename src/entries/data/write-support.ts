@@ -2,8 +2,8 @@
 import type { FieldErrors } from '@/contract/envelope';
 import { entryLimits } from '@/contract/entries';
 import { resizeImage } from '@/lib/resize-image';
-import type { OpenReplica } from '../replica/replica-store';
-import { ACCOUNT_DOC_ID, type AccountDoc } from '../replica/types';
+import type { OpenReplica } from '../../data/replica/replica-store';
+import { ACCOUNT_DOC_ID, type AccountDoc } from '../../data/replica/types';
 import type { EntryType, WriteResult } from './types';
 
 export const STILL_SENDING = 'This entry is still being sent. Please try again in a moment.';

@@ -1,7 +1,6 @@
 import type { FieldErrors } from '@/contract/envelope';
-import type { EntryType } from '../replica/types';
 
-export type { EntryType } from '../replica/types';
+export type { EntryType } from '../../data/replica/types';
 
 /** What a journal or voice screen hands to its save action. */
 export interface EntryDraft {
@@ -48,5 +47,3 @@ export interface WriteRefused {
 }
 
 export type WriteResult = WriteAccepted | WriteRefused;
-
-export const entryCollectionOf = (type: EntryType): 'journal' | 'voice' => type;

@@ -5,8 +5,8 @@
  * the person who was signed in when they pressed save will do: a write never lands in someone
  * else's replica on a shared tablet.
  */
-import { getReplica, whenReplicaOpenWithin, type OpenReplica } from '../replica/replica-store';
-import { getSessionStub } from '../session-store';
+import { getReplica, whenReplicaOpenWithin, type OpenReplica } from '../../data/replica/replica-store';
+import { getSessionStub } from '../../data/session-store';
 
 export const REPLICA_WAIT_MS = 10_000;
 

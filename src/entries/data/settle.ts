@@ -12,10 +12,10 @@
  * older build. Applying an outcome twice changes nothing.
  */
 import type { RxCollection } from 'rxdb';
-import type { LocalRef, OutboxResult } from '../outbox/types';
-import { setSyncState } from '../replica/local-writes';
-import { whenReplicaOpen } from '../replica/replica-store';
-import { SYNCED, syncFields, type SyncState } from '../replica/types';
+import type { LocalRef, OutboxResult } from '../../data/outbox/types';
+import { setSyncState } from '../../data/replica/local-writes';
+import { whenReplicaOpen } from '../../data/replica/replica-store';
+import { SYNCED, syncFields, type SyncState } from '../../data/replica/types';
 import { moduleOf, moveLocalFiles, serverDocOf, type Doc } from './server-copy';
 import { settleServerId } from './settle-server-id';
 

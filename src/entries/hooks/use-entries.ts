@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
-import type { OpenReplica } from '../replica/replica-store';
-import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../replica/types';
+import type { OpenReplica } from '../../data/replica/replica-store';
+import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 import { emojis$, entry$, voiceCategories$, voiceEntries$ } from './entry-queries';
 import { journalEntries$, journalReactions$, type EntriesPage, type JournalFilters } from './journal-entries-query';
-import { useLive, type Live } from './use-live';
+import { useLive, type Live } from '../../data/hooks/use-live';
 
 const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
 const noVoice: VoiceDoc[] = [];

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { ALLOWED_FILE_TYPES } from '@/contract/entries';
-import { useMediaQuery } from '../use-media-query';
+import { useMediaQuery } from '../../components/use-media-query';
 import './entry.css';
 
 export interface FileAttachProps {

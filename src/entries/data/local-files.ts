@@ -5,9 +5,9 @@
  * has them, settle.ts moves them to the server's file ids.
  */
 import type { EntryFile } from '@/contract/entries';
-import { bytesToBase64 } from '../hooks/photo-cache';
-import type { ReplicaDatabase } from '../replica/replica-store';
-import { SYNCED, syncFields, type FileDoc } from '../replica/types';
+import { bytesToBase64 } from '../../data/hooks/photo-cache';
+import type { ReplicaDatabase } from '../../data/replica/replica-store';
+import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
 import { localFileKey } from './file-keys';
 
 export async function storeLocalFile(db: ReplicaDatabase, file: Blob, name: string): Promise<EntryFile> {

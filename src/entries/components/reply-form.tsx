@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { entryLimits, entryMessages } from '@/contract/entries';
 import type { FieldErrors } from '@/contract/envelope';
-import type { CommentDraft, WriteResult } from '@/data/entries/types';
+import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useToast } from '@/components/use-toast';
 import { EmojiPicker } from './emoji-picker';
 import { FileAttach } from './file-attach';

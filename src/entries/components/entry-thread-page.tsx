@@ -1,0 +1,46 @@
+import { Link } from 'react-router-dom';
+import { EmptyState } from '@/components/empty-state';
+import { LoadingText } from '@/components/loading-text';
+import { PageHeading } from '@/components/page-heading';
+import { messages } from '@/contract/messages';
+import type { Live } from '@/data/hooks/use-live';
+import type { EntryDoc } from '@/data/replica/types';
+import { CommentThread, type CommentThreadProps } from './comment-thread';
+
+export interface EntryThreadPageProps {
+  readonly entryType: CommentThreadProps['entryType'];
+  /** The entry as the feature reads it (each kind has its own query). */
+  readonly entry: Live<EntryDoc | null>;
+  readonly heading: string;
+  /** Where "back" goes, and its words, for both the missing-entry state and the footer link. */
+  readonly backTo: string;
+  readonly backLabel: string;
+  readonly post: CommentThreadProps['post'];
+  readonly update: CommentThreadProps['update'];
+}
+
+/** One thread page for journal and voice: an entry and the comments on it. The feature supplies what differs. */
+export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, post, update }: EntryThreadPageProps) {
+  return (
+    <div className="page page--prose">
+      <PageHeading>{heading}</PageHeading>
+      {entry.loading ? <LoadingText /> : null}
+      {!entry.loading && !entry.data ? (
+        <EmptyState
+          title="We can’t show this entry."
+          actions={
+            <Link to={backTo} className="button button--primary">
+              {backLabel}
+            </Link>
+          }
+        >
+          {messages.voiceMissingData}
+        </EmptyState>
+      ) : null}
+      {entry.data ? <CommentThread entryType={entryType} entry={entry.data} post={post} update={update} /> : null}
+      <p>
+        <Link to={backTo}>{backLabel}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { useBlocker } from 'react-router-dom';
+import { entryMessages } from '@/contract/entries';
+import type { EntryDraft, WriteResult } from '@/entries/data/types';
+import { useToast } from '../../components/use-toast';
+import type { DrawingCanvasHandle } from './drawing-canvas';
+import { fullName, sharingSummary } from './sharing-summary';
+
+export interface EntryFormProps {
+  kind: 'journal' | 'voice';
+  initial?: {
+    description?: string;
+    reaction?: string | null;
+    sharedWith?: readonly string[];
+    sharedWithManagement?: boolean;
+    entryDate?: string;
+    entryTime?: string;
+    categoryId?: string;
+    existingFiles?: readonly { id: string; name: string; mime: string }[];
+    hasCanvas?: boolean;
+  };
+  staff: readonly { id: string; first_name: string; last_name: string; job_title?: string | null }[];
+  emojis: readonly { id: string; emoji: string; name: string }[];
+  /** Voice: a required choice. */
+  categories?: readonly { id: string; name: string; description: string | null }[];
+  /** Journal: the paper and colour the person chose. */
+  surface?: { className: string; style: CSSProperties };
+  submitLabel: string;
+  onSubmit(draft: EntryDraft): Promise<WriteResult>;
+  onSaved(result: { id: string; queuedOffline: boolean }): void;
+  /** Edit: the current drawing as an image URL, shown while it is kept. */
+  existingCanvasUrl?: string | null;
+}
+
+type Field = 'description' | 'canvas' | 'reaction' | 'files' | 'entry_date' | 'category_id' | 'shared_with';
+const FIELDS: readonly Field[] = ['description', 'canvas', 'reaction', 'files', 'entry_date', 'category_id', 'shared_with'];
+const ALIASES: Record<string, Field> = { entry_time: 'entry_date', shared_with_management: 'shared_with', remove_files: 'files', remove_canvas: 'canvas' };
+
+/** The server's or the device's field errors, one message per field of this form. */
+export function fieldErrorsOf(errors: Record<string, readonly string[]>): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  for (const [key, list] of Object.entries(errors)) {
+    const base = key.split('.')[0] ?? key;
+    const field = ALIASES[base] ?? (FIELDS as readonly string[]).find((f) => f === base);
+    const message = list[0];
+    if (field && message && !out[field as Field]) out[field as Field] = message;
+  }
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const nowParts = () => {
+  const now = new Date();
+  return { date: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`, time: `${pad(now.getHours())}:${pad(now.getMinutes())}` };
+};
+
+const SAVED_TEXT = 'Your entry is saved.';
+
+/** The state, the leave check and the submit of EntryForm; the form and its sections only render. */
+export function useEntryForm(props: EntryFormProps) {
+  const { kind, initial = {}, staff, emojis, categories = [], surface, submitLabel, onSubmit, onSaved, existingCanvasUrl } = props;
+  const id = useId();
+  const toast = useToast();
+  const formRef = useRef<HTMLFormElement>(null);
+  const drawingRef = useRef<DrawingCanvasHandle>(null);
+  const [start] = useState(nowParts);
+
+  const [description, setDescription] = useState(initial.description ?? '');
+  const [reaction, setReaction] = useState<string | null>(initial.reaction ?? null);
+  const [sharedWith, setSharedWith] = useState<readonly string[]>(initial.sharedWith ?? []);
+  const [management, setManagement] = useState(initial.sharedWithManagement ?? false);
+  // A default audience that arrives after the form opened (the key worker, once the replica has
+  // them) is taken, unless the person already chose for themselves.
+  const [sharingTouched, setSharingTouched] = useState(false);
+  const initialSharing = (initial.sharedWith ?? []).join(',');
+  const [seenSharing, setSeenSharing] = useState(initialSharing);
+  if (initialSharing !== seenSharing) {
+    setSeenSharing(initialSharing);
+    if (!sharingTouched) setSharedWith(initial.sharedWith ?? []);
+  }
+  const [entryDate, setEntryDate] = useState(initial.entryDate ?? start.date);
+  const [entryTime, setEntryTime] = useState(initial.entryTime ?? start.time);
+  const [categoryId, setCategoryId] = useState(initial.categoryId ?? '');
+  const [files, setFiles] = useState<File[]>([]);
+  const [removedFiles, setRemovedFiles] = useState<readonly string[]>([]);
+  const [drawingOpen, setDrawingOpen] = useState(false);
+  const [drawingCount, setDrawingCount] = useState(0);
+  const [removeCanvas, setRemoveCanvas] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [focusError, setFocusError] = useState(0);
+  const saved = useRef(false);
+
+  const dirty = description !== (initial.description ?? '') || drawingCount > 0 || files.length > 0;
+
+  const blocker = useBlocker(
+    useCallback(
+      ({ currentLocation, nextLocation }: { currentLocation: { pathname: string }; nextLocation: { pathname: string } }) =>
+        dirty && !saved.current && currentLocation.pathname !== nextLocation.pathname,
+      [dirty],
+    ),
+  );
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      if (saved.current) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  // After a refused save, the first field with a problem gets the focus.
+  useEffect(() => {
+    if (focusError === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusError]);
+
+  const existingFiles = (initial.existingFiles ?? []).filter((f) => !removedFiles.includes(f.id));
+  const keepsCanvas = Boolean(initial.hasCanvas) && !removeCanvas;
+  const chosenStaff = staff.filter((person) => sharedWith.includes(person.id));
+  const summary = sharingSummary(chosenStaff.map(fullName), management);
+  const now = nowParts();
+
+  const toggleStaff = (personId: string, on: boolean) => {
+    setSharingTouched(true);
+    setSharedWith((list) => (on ? [...list.filter((x) => x !== personId), personId] : list.filter((x) => x !== personId)));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const canvas = drawingCount > 0 ? ((await drawingRef.current?.toBlob()) ?? null) : null;
+      const draft: EntryDraft = {
+        description: description.trim() === '' ? null : description,
+        reaction,
+        sharedWith: staff.length > 0 ? sharedWith.filter((x) => staff.some((p) => p.id === x)) : sharedWith,
+        sharedWithManagement: management,
+        files,
+        ...(canvas ? { canvas } : {}),
+        ...(removedFiles.length > 0 ? { removeFiles: removedFiles } : {}),
+        ...(initial.hasCanvas && removeCanvas && !canvas ? { removeCanvas: true } : {}),
+        ...(kind === 'journal' ? { entryDate, entryTime } : { categoryId }),
+      };
+      const result = await onSubmit(draft);
+      if (!result.ok) {
+        setErrors(fieldErrorsOf(result.errors));
+        setFocusError((n) => n + 1);
+        toast.error(result.message);
+        return;
+      }
+      setErrors({});
+      saved.current = true;
+      if (result.queuedOffline) toast.success(entryMessages.offlineRetry);
+      else toast.success(SAVED_TEXT);
+      onSaved({ id: result.id, queuedOffline: result.queuedOffline });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const describe = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
+  const errorText = (field: Field) =>
+    errors[field] ? (
+      <p id={`${id}-${field}-error`} className="field__error">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return { id, kind, initial, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
+}
+
+export type EntryFormState = ReturnType<typeof useEntryForm>;
