@@ -38,6 +38,9 @@ const zones = [
   // The worker shares the outbox replayer, the crypto and the owner ids with the page (no DOM, no React).
   { target: './sw', from: './src', except: ['./contract', './data/outbox', './data/crypto', './data/owner.ts'], message: 'sw/ imports only src/contract and the shared outbox/crypto/owner modules (ARCHITECTURE rule 1).' },
   { target: './sw', from: './server', message: 'sw/ never imports server/.' },
+  // The server's own layers: lib knows no domain, the domain knows no routes.
+  { target: './server/domain', from: './server/routes', message: 'server/domain never imports a route; routes call the domain.' },
+  { target: './server/lib', from: ['./server/domain', './server/routes'], message: 'server/lib is infrastructure: it never imports the domain or a route.' },
   // A route never imports another route: shared logic lives in server/domain, server/lib, server/plugins, server/db.
   ...ROUTES.map((r) => ({
     target: `./server/routes/${r}`, from: './server/routes', except: [`./${r}`], message: 'A route never imports another route; move shared code to server/domain or server/lib.',
