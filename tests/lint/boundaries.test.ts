@@ -30,6 +30,8 @@ const probes: Array<[string, string, string, string]> = [
   ['the server importing src beyond the contract', 'server/lib/x.ts', "export * from '../../src/lib/initials';", PATHS],
   ['workbox outside sw', 'src/app/x.ts', "import { precacheAndRoute } from 'workbox-precaching';\nexport const p = precacheAndRoute;", IMPORTS],
   ['fastify outside server', 'src/lib/x.ts', "import Fastify from 'fastify';\nexport const f = Fastify;", IMPORTS],
+  ['the domain importing a route', 'server/domain/x.ts', "export * from '../routes/health';", PATHS],
+  ['server/lib importing the domain', 'server/lib/x.ts', "export * from '../domain/access';", PATHS],
   ['dexie in a feature', 'src/features/journal/x.ts', "import Dexie from 'dexie';\nexport const d = Dexie;", IMPORTS],
 ];
 
