@@ -1,5 +1,6 @@
 import type { Result } from '@/api/result';
 import { base64UrlToBytes } from '@/contract/base64';
+import { paths } from '@/contract/paths';
 import { pushSubscribeRequestSchema } from '@/contract/push';
 import { getAppConfigSnapshot, loadAppConfig } from '@/data/app-config-store';
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
@@ -74,7 +75,7 @@ export async function subscribeToPush(userId: string, publicKey?: string | null)
   const outboxId = newIdempotencyKey();
   await enqueueWrite({
     method: 'POST',
-    path: '/v1/notifications/push/subscribe',
+    path: paths.pushSubscribe.build(),
     json: parsed.data,
     idempotencyKey: outboxId,
     local: null,
