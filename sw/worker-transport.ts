@@ -1,4 +1,6 @@
 import { CSRF_COOKIE_NAME } from '@/contract/http';
+import { paths } from '@/contract/paths';
+import { retryAfterMs } from '@/contract/retry-after';
 import type { Transport, TransportResponse } from '@/data/outbox/replay';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -32,7 +34,7 @@ async function cookieStoreToken(base: string): Promise<string | null> {
   try {
     const cookie = await store.get(CSRF_COOKIE_NAME);
     if (cookie?.value) return decode(cookie.value);
-    await fetch(new URL(`${base}/auth/csrf-cookie`, self.location.origin), {
+    await fetch(new URL(`${base}${paths.csrfCookie.build()}`, self.location.origin), {
       credentials: 'include',
       headers: { Accept: 'application/json' },
     });
@@ -41,15 +43,6 @@ async function cookieStoreToken(base: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-function retryAfterMs(response: Response): number | null {
-  const header = response.headers.get('Retry-After');
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
 export const workerTransport: Transport = {
@@ -78,6 +71,6 @@ export const workerTransport: Transport = {
     }
     // A 419 means the token we used is stale: forget the page's copy.
     if (response.status === 419) pageToken = null;
-    return { status: response.status, body, retryAfterMs: retryAfterMs(response) };
+    return { status: response.status, body, retryAfterMs: retryAfterMs(response.headers.get('Retry-After')) };
   },
 };

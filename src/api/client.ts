@@ -1,6 +1,8 @@
+import { paths } from '@/contract/paths';
 import type { z } from 'zod';
 import type { ErrorBody } from '@/contract/envelope';
 import { CSRF_COOKIE_NAME as CSRF_COOKIE, CSRF_HEADER_NAME as CSRF_HEADER } from '@/contract/http';
+import { retryAfterMs } from '@/contract/retry-after';
 import { getApiBase } from './base-address';
 import { readCookie } from './cookies';
 import { csrfExpired, sessionExpired, trackRequest } from './events';
@@ -45,16 +47,6 @@ const isRead = (method: Method): boolean => method === 'GET' || method === 'HEAD
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Retry-After in seconds or as an HTTP date; null when absent or unreadable. */
-function retryAfterMs(response: Response): number | null {
-  const header = response.headers.get('Retry-After');
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
 function backoffMs(attempt: number): number {
   const exponential = retryPolicy.baseDelayMs * 2 ** attempt;
   const jitter = Math.random() * retryPolicy.baseDelayMs;
@@ -66,7 +58,7 @@ let csrfRequest: Promise<void> | null = null;
 /** GET /auth/csrf-cookie when the XSRF-TOKEN cookie is missing; concurrent writes share one call. */
 async function ensureCsrfCookie(base: string): Promise<void> {
   if (readCookie(CSRF_COOKIE)) return;
-  csrfRequest ??= fetch(`${base}/auth/csrf-cookie`, { credentials: 'include', headers: { Accept: 'application/json' } })
+  csrfRequest ??= fetch(`${base}${paths.csrfCookie.build()}`, { credentials: 'include', headers: { Accept: 'application/json' } })
     .then(() => undefined)
     .catch(() => undefined)
     .finally(() => {
@@ -136,7 +128,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
         return { ok: false, status: 0, message: '' };
       }
       if (response.ok || attempt >= retries || !RETRY_STATUSES.has(response.status)) break;
-      await sleep(Math.min(retryPolicy.maxDelayMs, retryAfterMs(response) ?? backoffMs(attempt)));
+      await sleep(Math.min(retryPolicy.maxDelayMs, retryAfterMs(response.headers.get('Retry-After')) ?? backoffMs(attempt)));
     }
 
     if (!response.ok) {

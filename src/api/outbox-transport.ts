@@ -1,4 +1,5 @@
 import { CSRF_COOKIE_NAME } from '@/contract/http';
+import { retryAfterMs } from '@/contract/retry-after';
 import { getCsrfCookie } from './auth/csrf-cookie';
 import { readCookie } from './cookies';
 import { csrfExpired, sessionExpired, trackRequest } from './events';
@@ -30,15 +31,6 @@ export async function outboxCsrfToken(_base: string): Promise<string | null> {
   return readCookie(CSRF_COOKIE_NAME);
 }
 
-function retryAfterMs(response: Response): number | null {
-  const header = response.headers.get('Retry-After');
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
 export async function sendOutboxRequest(request: OutboxHttpRequest): Promise<OutboxHttpResponse> {
   trackRequest(1);
   try {
@@ -65,7 +57,7 @@ export async function sendOutboxRequest(request: OutboxHttpRequest): Promise<Out
       if (response.status === 419) csrfExpired.emit();
       sessionExpired.emit({ status: response.status });
     }
-    return { status: response.status, body, retryAfterMs: retryAfterMs(response) };
+    return { status: response.status, body, retryAfterMs: retryAfterMs(response.headers.get('Retry-After')) };
   } finally {
     trackRequest(-1);
   }

@@ -1,3 +1,4 @@
+import type { EntryKind } from '@/contract/entry-kind';
 import { local } from './create-store';
 
 /**
@@ -5,10 +6,8 @@ import { local } from './create-store';
  * (journalIndexVisited, voiceIndexVisited; removed at sign-out). Only the remembering is specified;
  * no screen reads the flag (see docs/decisions.md, issue 8: entries).
  */
-export type IndexName = 'journal' | 'voice';
+const keyOf = (name: EntryKind) => `${name}IndexVisited`;
 
-const keyOf = (name: IndexName) => `${name}IndexVisited`;
-
-export function markIndexVisited(name: IndexName): void {
+export function markIndexVisited(name: EntryKind): void {
   local.write(keyOf(name), true);
 }

@@ -10,7 +10,7 @@ import type { Comment } from '@/contract/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { settleDelivered } from '@/entries/data/settle';
 import { saveEntry } from '@/entries/data/save-entry';
-import { base64ToBytes } from '@/data/hooks/photo-cache';
+import { base64ToBytes } from '@/contract/base64';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';

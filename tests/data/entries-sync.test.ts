@@ -16,7 +16,7 @@ import { entryMessages } from '@/contract/entries';
 import { postComment } from '@/entries/data/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { saveEntry } from '@/entries/data/save-entry';
-import { base64ToBytes } from '@/data/hooks/photo-cache';
+import { base64ToBytes } from '@/contract/base64';
 import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';

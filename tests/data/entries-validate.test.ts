@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { entryLimits, entryMessages } from '@/contract/entries';
+import { sniffBytes } from '@/contract/file-type';
 import { checkSizes, isAllowedFile, validateComment, validateEntry } from '@/entries/data/validate';
-import { sniffBytes } from '@/lib/sniff-file-type';
 import { jpegFile, pngFile } from './entries-support';
 
 const now = new Date(2026, 2, 10, 12, 0); // 10 March 2026, 12:00 local

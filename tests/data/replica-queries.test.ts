@@ -1,5 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EntryKind } from '@/contract/entry-kind';
 import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, todaysRoster$, upcomingCalendar$ } from '@/data/hooks/queries';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -67,7 +68,7 @@ describe('the hooks’ queries on local data', () => {
 
   it('feedback: awaiting and not locked, by type, newest comment first; counts per type', async () => {
     const { db } = await open();
-    const item = (n: number, type: 'journal' | 'voice', extra: Partial<FeedbackDoc> = {}): FeedbackDoc => ({
+    const item = (n: number, type: EntryKind, extra: Partial<FeedbackDoc> = {}): FeedbackDoc => ({
       id: uuid(600 + n), updated_at: '2026-01-01T00:00:00.000000Z', type, resident_id: uuid(2), entry_id: uuid(700 + n), comment_id: uuid(800 + n),
       count: 1, awaiting_resident_response: true, locked_at: null, reaction: null,
       entry: { id: uuid(700 + n), excerpt: `x${n}`, created_at: '2026-01-01T00:00:00.000000Z' }, category: null,

@@ -10,7 +10,7 @@ const random = (length: number): Uint8Array => {
 
 describe('base64 codec', () => {
   it('agrees with Node Buffer both ways for every length up to 70 and for large arrays (chunked)', () => {
-    const lengths = [...Array.from({ length: 71 }, (_, i) => i), 0x8000 - 1, 0x8000, 0x8000 + 1, 3 * 0x8000 + 7, 300_001];
+    const lengths = [...Array.from({ length: 71 }, (_, i) => i), 100, 0x8000 - 1, 0x8000, 0x8000 + 1, 0x8000 + 7, 65_536, 3 * 0x8000 + 7, 300_001];
     for (const length of lengths) {
       const bytes = random(length);
       const base64 = Buffer.from(bytes).toString('base64');

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EntryKind } from '@/contract/entry-kind';
 import type { FeedbackCounts, Live } from '@/data/hooks';
 import type * as RosterHooks from '@/data/hooks/use-todays-roster';
 import type { FeedbackDoc, ResidentDoc, RosterDoc } from '@/data/replica';
@@ -52,7 +53,7 @@ function resident(overrides: Partial<ResidentDoc> = {}): ResidentDoc {
   };
 }
 
-function feedback(n: number, type: 'journal' | 'voice', creator: typeof ali, comment: string, ago: number): FeedbackDoc {
+function feedback(n: number, type: EntryKind, creator: typeof ali, comment: string, ago: number): FeedbackDoc {
   const id = (k: number) => `00000000-0000-4000-8000-${String(n * 10 + k).padStart(12, '0')}`;
   return {
     id: id(1),

@@ -1,6 +1,7 @@
 import { nsfwResponseSchema } from '@/contract/entries';
 import { request } from '../client';
 import type { Result } from '../result';
+import { paths } from '@/contract/paths';
 
 /**
  * POST /v1/projects/residents/{id}/photos/nsfw (multipart, one part `image`): whether the image is
@@ -9,7 +10,7 @@ import type { Result } from '../result';
 export async function checkImage(residentId: string, image: Blob, filename = 'image'): Promise<Result<{ inappropriate: boolean }>> {
   const form = new FormData();
   form.append('image', image, filename);
-  const result = await request(`/v1/projects/residents/${encodeURIComponent(residentId)}/photos/nsfw`, {
+  const result = await request(paths.nsfwCheck.build(residentId), {
     method: 'POST',
     form,
     schema: nsfwResponseSchema,

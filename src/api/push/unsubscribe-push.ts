@@ -1,9 +1,10 @@
 import { request } from '../client';
 import type { Result } from '../result';
+import { paths } from '@/contract/paths';
 
 /** POST /v1/notifications/push/unsubscribe `{endpoint}` (logout, online, best effort). */
 export async function unsubscribePush(endpoint: string): Promise<Result<null>> {
-  const result = await request('/v1/notifications/push/unsubscribe', {
+  const result = await request(paths.pushUnsubscribe.build(), {
     method: 'POST',
     body: { endpoint },
     skipSessionHandling: true,

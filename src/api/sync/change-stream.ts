@@ -1,3 +1,4 @@
+import { paths } from '@/contract/paths';
 import { changeEventSchema, SYNC_TOPICS, type SyncTopic } from '@/contract/sync';
 import { getApiBase } from '../base-address';
 
@@ -18,7 +19,7 @@ const known = new Set<string>(SYNC_TOPICS);
  */
 export function openChangeStream(handlers: ChangeStreamHandlers): () => void {
   if (typeof EventSource === 'undefined') return () => undefined;
-  const source = new EventSource(`${getApiBase()}/v1/sync/stream`, { withCredentials: true });
+  const source = new EventSource(`${getApiBase()}${paths.syncStream.build()}`, { withCredentials: true });
   const onChange = (event: MessageEvent<unknown>) => {
     let data: unknown;
     try {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { withQuery, type ListQuery } from '@/lib/query-string';
+import { withQuery, type ListQuery } from '@/contract/query-string';
 import { request } from '../client';
 import type { Result } from '../result';
 

@@ -22,6 +22,7 @@
  * nothing encrypts a document both ways.
  */
 import { gcm } from '@noble/ciphers/aes.js';
+import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import type { DataKey } from './key-vault';
 
 export const CIPHERTEXT_PREFIX = 'v1:';
@@ -230,23 +231,4 @@ function nextNonce(): Uint8Array<ArrayBuffer> {
   noncePool.fill(0, noncePoolOffset, noncePoolOffset + NONCE_BYTES);
   noncePoolOffset += NONCE_BYTES;
   return nonce;
-}
-
-// Base64 without Buffer (browser and Node 20 both have btoa/atob). `apply` on the typed array,
-// not a spread: the spread goes through the iterator and cost ~17 µs per 600-byte record.
-const CHUNK = 0x8000;
-export function bytesToBase64(bytes: Uint8Array): string {
-  if (bytes.length <= CHUNK) return btoa(String.fromCharCode.apply(null, bytes as unknown as number[]));
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += CHUNK) {
-    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
-  }
-  return btoa(binary);
-}
-
-export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
 }

@@ -7,6 +7,7 @@
  * fails, the vault falls back silently (SPEC §9) to the unwrapped key, in the same store or in
  * localStorage, and says so through `mode` so /dev can show it.
  */
+import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 
 declare const dataKeyBrand: unique symbol;
 /** The raw 32-byte data key. Branded so it is never confused with other bytes. */
@@ -362,13 +363,3 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-function bytesToBase64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes));
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}

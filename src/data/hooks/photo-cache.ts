@@ -3,6 +3,7 @@
  * base64 in an encrypted field). Fetched through src/api when missing and online; a photo the
  * server does not have is remembered (data null) for a day.
  */
+import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import { getProfilePhoto } from '@/api/users/get-profile-photo';
 import type { Result } from '@/api/result';
 import type { ReplicaDatabase } from '../replica/replica-store';
@@ -10,20 +11,6 @@ import { SYNCED, syncFields, type FileDoc } from '../replica/types';
 
 export const PHOTO_RETRY_AFTER_MS = 24 * 3600_000;
 export const photoKey = (userId: string): string => `photo:${userId}`;
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
-  return btoa(binary);
-}
-
-export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
 
 export function blobOf(doc: Pick<FileDoc, 'data' | 'content_type'>): Blob | null {
   return doc.data ? new Blob([base64ToBytes(doc.data)], { type: doc.content_type }) : null;

@@ -4,6 +4,7 @@
  * after decryption.
  */
 import { map, type Observable } from 'rxjs';
+import type { EntryKind } from '@/contract/entry-kind';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import type { CalendarDoc, FeedbackDoc, ResidentDoc, RosterDoc, StaffDoc } from '../replica/types';
 
@@ -11,10 +12,7 @@ export interface CalendarPage {
   items: CalendarDoc[];
   hasMore: boolean;
 }
-export interface FeedbackCounts {
-  journal: number;
-  voice: number;
-}
+export type FeedbackCounts = Record<EntryKind, number>;
 
 /** Plain, decrypted copies (the UI never holds RxDocuments). */
 function plain<T>(docs: readonly { toJSON(): unknown }[]): T[] {
@@ -56,7 +54,7 @@ const byNewestComment = (a: FeedbackDoc, b: FeedbackDoc): number =>
   b.latest_comment.created_at.localeCompare(a.latest_comment.created_at) || b.comment_id.localeCompare(a.comment_id);
 
 /** SPEC §4: awaiting the young person's response, not locked, newest comment first. */
-export function feedback$(db: ReplicaDatabase, type?: 'journal' | 'voice'): Observable<FeedbackDoc[]> {
+export function feedback$(db: ReplicaDatabase, type?: EntryKind): Observable<FeedbackDoc[]> {
   return db.feedback
     .find({ selector: { awaiting_resident_response: true, locked_at: null, ...(type ? { type } : {}) } })
     .$.pipe(map((docs) => plain<FeedbackDoc>(docs).sort(byNewestComment)));

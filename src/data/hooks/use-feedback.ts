@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import type { EntryKind } from '@/contract/entry-kind';
 import type { OpenReplica } from '../replica/replica-store';
 import type { FeedbackDoc } from '../replica/types';
 import { feedback$, feedbackCounts$, type FeedbackCounts } from './queries';
@@ -8,7 +9,7 @@ const none: FeedbackDoc[] = [];
 const zero: FeedbackCounts = Object.freeze({ journal: 0, voice: 0 }) as FeedbackCounts;
 
 /** Feedback awaiting the young person's response, not locked, newest comment first (SPEC §4). */
-export function useFeedback(type?: 'journal' | 'voice'): Live<FeedbackDoc[]> {
+export function useFeedback(type?: EntryKind): Live<FeedbackDoc[]> {
   const factory = useCallback((open: OpenReplica) => feedback$(open.db, type), [type]);
   return useLive('feedback', factory, none, (list) => list.length === 0);
 }

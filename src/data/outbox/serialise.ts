@@ -1,3 +1,4 @@
+import { withQuery } from '@/contract/query-string';
 import type { MultipartPart, OutboxBody, WriteInput } from './types';
 
 /**
@@ -33,7 +34,7 @@ function scalar(value: unknown): string {
 /** The body to store (files by index; their bytes are sealed separately) and the final path. */
 export function describeBody(input: WriteInput, files: readonly { name: string; type: string }[]): { path: string; body: OutboxBody } {
   const override = input.methodOverride === 'PUT';
-  const path = override ? withQuery(input.path, '_method', 'PUT') : input.path;
+  const path = override ? withParamOnce(input.path, '_method', 'PUT') : input.path;
   if (input.json !== undefined) {
     if (input.fields || files.length) throw new Error('An outbox write is either JSON or multipart');
     return { path, body: { kind: 'json', json: JSON.stringify(input.json) } };
@@ -49,9 +50,10 @@ export function describeBody(input: WriteInput, files: readonly { name: string; 
   return { path, body: { kind: 'multipart', parts } };
 }
 
-function withQuery(path: string, name: string, value: string): string {
+/** A path that already carries the parameter keeps its own value. */
+function withParamOnce(path: string, name: string, value: string): string {
   if (new RegExp(`[?&]${name}=`).test(path)) return path;
-  return `${path}${path.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+  return withQuery(path, { params: { [name]: value } });
 }
 
 /** Rebuilds the body to send: a JSON string, or FormData whose files come from the decrypted bytes. */

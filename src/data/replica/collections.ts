@@ -9,6 +9,7 @@
  *
  * Version 0 everywhere; `migrationStrategies` is where version 1 goes (defineCollection insists).
  */
+import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { defineCollection } from '../database/create-database';
 import type {
   CalendarDoc,
@@ -180,7 +181,7 @@ export const feedbackCollection = defineCollection<FeedbackDoc>()({
     properties: {
       id,
       updated_at: timestamp,
-      type: { type: 'string', enum: ['journal', 'voice'], maxLength: 8 },
+      type: { type: 'string', enum: [...ENTRY_KINDS], maxLength: 8 },
       resident_id: id,
       entry_id: id,
       comment_id: id,
@@ -290,7 +291,7 @@ export const commentsCollection = defineCollection<CommentDoc>()({
     properties: {
       id,
       updated_at: timestamp,
-      entry_type: { type: 'string', enum: ['journal', 'voice'], maxLength: 8 },
+      entry_type: { type: 'string', enum: [...ENTRY_KINDS], maxLength: 8 },
       entry_id: id,
       created_at: timestamp,
       local_only: { type: 'boolean' },

@@ -5,7 +5,6 @@ export type {
   CommentDoc,
   EmojiDoc,
   EntryDoc,
-  EntryType,
   EventTypeDoc,
   FeedbackDoc,
   FileDoc,

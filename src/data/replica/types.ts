@@ -11,6 +11,7 @@
 import type { CalendarInstance, EventType } from '@/contract/calendar';
 import type { Comment } from '@/contract/comments';
 import type { Emoji, JournalEntry, VoiceCategory, VoiceEntry } from '@/contract/entries';
+import type { EntryKind } from '@/contract/entry-kind';
 import type { FeedbackItem } from '@/contract/feedback';
 import type { AssociatedUser, ResidentDetails } from '@/contract/residents';
 import type { RosterItem } from '@/contract/rota';
@@ -88,10 +89,9 @@ interface EntryExtras {
 }
 export type JournalDoc = Row<JournalEntry> & SyncFields & EntryExtras;
 export type VoiceDoc = Row<VoiceEntry> & SyncFields & EntryExtras;
-export type EntryType = 'journal' | 'voice';
 export type EntryDoc = JournalDoc | VoiceDoc;
 /** A comment of a journal or voice entry (`entry_type` says which). */
-export type CommentDoc = Row<Comment> & SyncFields & { entry_type: EntryType; local_only: boolean };
+export type CommentDoc = Row<Comment> & SyncFields & { entry_type: EntryKind; local_only: boolean };
 export type VoiceCategoryDoc = Row<VoiceCategory>;
 export type EmojiDoc = Row<Emoji>;
 

@@ -14,7 +14,9 @@ import {
   type VoiceCategory,
   type VoiceEntry,
 } from '@/contract/entries';
+import type { EntryKind } from '@/contract/entry-kind';
 import { feedbackPageSchema, type FeedbackItem } from '@/contract/feedback';
+import { entryPaths, paths } from '@/contract/paths';
 import { associatedUsersPageSchema, residentDetailsResponseSchema, type AssociatedUser, type ResidentDetails } from '@/contract/residents';
 import { rosterPageSchema, type RosterItem } from '@/contract/rota';
 import { pageSchema, type SyncTopic } from '@/contract/sync';
@@ -32,14 +34,12 @@ function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'>
   return rest;
 }
 
-const enc = encodeURIComponent;
-
 export function residentReplication(residentId: string): Replicated {
   const config: PullConfig<ResidentDetails> = {
     kind: 'single',
     collection: 'resident',
     identifier: `resident:${residentId}`,
-    path: `/v1/projects/residents/${enc(residentId)}`,
+    path: paths.resident.build(residentId),
     schema: residentDetailsResponseSchema,
     toDoc: (row) => ({ ...strip(row), kind: 'details' }),
   };
@@ -51,7 +51,7 @@ export function staffReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'staff',
     identifier: `staff:${residentId}`,
-    path: `/v1/projects/residents/${enc(residentId)}/associated-users`,
+    path: paths.associatedUsers.build(residentId),
     schema: associatedUsersPageSchema,
     toDoc: strip,
   };
@@ -64,7 +64,7 @@ export function rotaReplication(homeId: string, date: string): Replicated {
     kind: 'pages',
     collection: 'rota',
     identifier: `rota:${homeId}:${date}`,
-    path: '/v1/rotas/staff-roster',
+    path: paths.staffRoster.build(),
     schema: rosterPageSchema,
     query: { params: { date, parent_project_ids: [homeId], with: ['user'] } },
     toDoc: strip,
@@ -78,7 +78,7 @@ export function calendarReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'calendar',
     identifier: `calendar:${residentId}`,
-    path: `/v1/residents/${enc(residentId)}/instances`,
+    path: paths.calendarInstances.build(residentId),
     schema: calendarPageSchema,
     toDoc: (row) => ({ ...strip(row), sort_key: `${row.start_date}T${row.start_time ?? '00:00'}` }),
   };
@@ -90,7 +90,7 @@ export function eventTypesReplication(): Replicated {
     kind: 'pages',
     collection: 'lookups',
     identifier: 'lookups:event_types',
-    path: '/v1/events/types',
+    path: paths.eventTypes.build(),
     schema: eventTypesPageSchema,
     toDoc: (row) => ({ id: row.id, kind: 'event_type', updated_at: row.updated_at, name: row.name, data: null }),
   };
@@ -107,7 +107,7 @@ export function feedbackReplication(): Replicated {
     kind: 'pages',
     collection: 'feedback',
     identifier: 'feedback',
-    path: '/v1/projects/residents/feedback',
+    path: paths.feedback.build(),
     schema: feedbackPageSchema,
     query: { relations: ['entry', 'latest_comment', 'category'] },
     toDoc: strip,
@@ -122,7 +122,7 @@ export const journalDocOf = (row: JournalEntry): Record<string, unknown> => ({
   local_only: false,
 });
 export const voiceDocOf = (row: VoiceEntry): Record<string, unknown> => ({ ...strip(row), sort_key: row.created_at, local_only: false });
-export const commentDocOf = (entryType: 'journal' | 'voice', row: Comment): Record<string, unknown> => ({
+export const commentDocOf = (entryType: EntryKind, row: Comment): Record<string, unknown> => ({
   ...strip(row),
   entry_type: entryType,
   local_only: false,
@@ -137,7 +137,7 @@ export function journalReplication(): Replicated {
     kind: 'pages',
     collection: 'journal',
     identifier: 'journal',
-    path: '/v1/projects/residents/journal/entries',
+    path: entryPaths.journal.entries.build(),
     schema: journalPageSchema,
     query: { relations: ['files', 'creator'] },
     toDoc: journalDocOf,
@@ -152,7 +152,7 @@ export function voiceReplication(): Replicated {
     kind: 'pages',
     collection: 'voice',
     identifier: 'voice',
-    path: '/v1/projects/residents/voices/entries',
+    path: entryPaths.voice.entries.build(),
     schema: voicePageSchema,
     query: { relations: ['files', 'creator'] },
     toDoc: voiceDocOf,
@@ -166,7 +166,7 @@ export function voiceCategoriesReplication(): Replicated {
     kind: 'pages',
     collection: 'lookups',
     identifier: 'lookups:voice_categories',
-    path: '/v1/projects/residents/voices/categories',
+    path: paths.voiceCategories.build(),
     schema: voiceCategoriesPageSchema,
     toDoc: (row) => ({ id: row.id, kind: 'voice_category', updated_at: row.updated_at, name: row.name, data: { description: row.description } }),
   };
@@ -178,7 +178,7 @@ export function emojisReplication(): Replicated {
     kind: 'pages',
     collection: 'lookups',
     identifier: 'lookups:emojis',
-    path: '/v1/tags/icons/emojis',
+    path: paths.emojis.build(),
     schema: emojisPageSchema,
     toDoc: (row) => ({ id: row.id, kind: 'emoji', updated_at: row.updated_at, name: row.name, data: { emoji: row.emoji } }),
   };
@@ -186,19 +186,17 @@ export function emojisReplication(): Replicated {
 }
 
 const commentsPageSchema = pageSchema(commentSchema);
-const entriesPath = (entryType: 'journal' | 'voice') =>
-  entryType === 'journal' ? '/v1/projects/residents/journal/entries' : '/v1/projects/residents/voices/entries';
 
 /**
  * The comments of one entry (the server lists them per entry): started while the entry's thread
  * is open (useComments), re-pulled on `journal`/`voice`/`feedback` change events.
  */
-export function commentsReplication(entryType: 'journal' | 'voice', entryId: string): Replicated {
+export function commentsReplication(entryType: EntryKind, entryId: string): Replicated {
   const config: PullConfig<Comment> = {
     kind: 'pages',
     collection: 'comments',
     identifier: `comments:${entryType}:${entryId}`,
-    path: `${entriesPath(entryType)}/${enc(entryId)}/comments`,
+    path: entryPaths[entryType].entryComments.build(entryId),
     schema: commentsPageSchema,
     query: { relations: ['creator', 'files'] },
     toDoc: (row) => commentDocOf(entryType, row),

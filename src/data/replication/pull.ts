@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { Checkpoint } from '@/contract/sync';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure } from '@/api/result';
-import type { ListQuery } from '@/lib/query-string';
+import type { ListQuery } from '@/contract/query-string';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 

@@ -1,6 +1,7 @@
+import type { EntryKind } from '@/contract/entry-kind';
 import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
-import type { CommentDraft, EntryType, WriteResult } from '@/entries/data/types';
+import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import type { FileModule } from '@/entries/data/file-keys';
 import { useUserPhoto } from '@/data/hooks';
 import { useComments } from '../hooks/use-comments';
@@ -22,7 +23,7 @@ interface FileRef {
 }
 
 export interface CommentThreadProps {
-  readonly entryType: EntryType;
+  readonly entryType: EntryKind;
   readonly entry: EntryDoc;
   /** The feature's actions (components cannot import features). */
   post(entryId: string, draft: CommentDraft): Promise<WriteResult>;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useBlocker } from 'react-router-dom';
+import type { EntryKind } from '@/contract/entry-kind';
 import { entryMessages } from '@/contract/entries';
 import type { EntryDraft, WriteResult } from '@/entries/data/types';
 import { useToast } from '../../components/use-toast';
@@ -7,7 +8,7 @@ import type { DrawingCanvasHandle } from './drawing-canvas';
 import { fullName, sharingSummary } from './sharing-summary';
 
 export interface EntryFormProps {
-  kind: 'journal' | 'voice';
+  kind: EntryKind;
   initial?: {
     description?: string;
     reaction?: string | null;

@@ -6,20 +6,22 @@
  * post reply.".
  */
 import { entryMessages, type EntryFile } from '@/contract/entries';
+import type { EntryKind } from '@/contract/entry-kind';
+import { entryPaths } from '@/contract/paths';
 import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
 import { applyLocalChange } from '../../data/replica/local-writes';
 import type { CommentDoc, EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
-import type { CommentDraft, EntryType, WriteResult } from './types';
+import type { CommentDraft, WriteResult } from './types';
 import { checkSizes, validateComment } from './validate';
-import { creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
+import { creatorOf, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
 
 const firstError = (errors: Record<string, string[]>) => Object.values(errors)[0]?.[0] ?? entryMessages.replyFailed;
 
 interface CommentTarget {
-  readonly entryType: EntryType;
+  readonly entryType: EntryKind;
   /** Create: the entry commented on. */
   readonly entryId?: string;
   /** Update: the comment. */
@@ -79,11 +81,10 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
   );
 
   const update = Boolean(existing) && !createsAgain;
-  const base = `${entriesPath(target.entryType)}/comments`;
   try {
     await enqueueWrite({
       method: 'POST',
-      path: update ? `${base}/${encodeURIComponent(id)}` : base,
+      path: update ? entryPaths[target.entryType].comment.build(id) : entryPaths[target.entryType].comments.build(),
       ...(update ? { methodOverride: 'PUT' as const } : {}),
       // Create only: the server keeps the id (src/contract/comments.ts).
       fields: { ...(update ? {} : { id }), entry_id: entryId, comment, reaction },
@@ -102,11 +103,11 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
 }
 
 /** POST .../entries/comments (entry_id, comment, reaction, files[i]). */
-export function postComment(entryType: EntryType, entryId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
+export function postComment(entryType: EntryKind, entryId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
   return writeComment({ entryType, entryId }, draft, now);
 }
 
 /** POST .../entries/comments/{id}?_method=PUT. */
-export function updateComment(entryType: EntryType, commentId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
+export function updateComment(entryType: EntryKind, commentId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
   return writeComment({ entryType, commentId }, draft, now);
 }

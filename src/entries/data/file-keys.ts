@@ -1,5 +1,7 @@
 /** Keys of entry files in the replica's `files` collection (bytes base64 in an encrypted field). */
-export type FileModule = 'journal' | 'voice' | 'comment';
+import type { EntryKind } from '@/contract/entry-kind';
+
+export type FileModule = EntryKind | 'comment';
 
 /** A file the server has, cached after viewing it online. */
 export const fileCacheKey = (module: FileModule, fileId: string): string => `file:${module}:${fileId}`;

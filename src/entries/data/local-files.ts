@@ -4,8 +4,8 @@
  * its photo or drawing offline; the outbox holds its own sealed copy to upload. Once the server
  * has them, settle.ts moves them to the server's file ids.
  */
+import { bytesToBase64 } from '@/contract/base64';
 import type { EntryFile } from '@/contract/entries';
-import { bytesToBase64 } from '../../data/hooks/photo-cache';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
 import { localFileKey } from './file-keys';

@@ -9,19 +9,21 @@
  * and the local document are one document (settle.ts, docs/offline-outbox.md). Nothing here waits
  * on the network except the image check.
  */
+import type { EntryKind } from '@/contract/entry-kind';
 import type { FieldErrors } from '@/contract/envelope';
 import { entryMessages, type EntryFile } from '@/contract/entries';
+import { entryPaths } from '@/contract/paths';
 import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
 import { applyLocalChange } from '../../data/replica/local-writes';
 import type { EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
 import { storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
-import type { EntryDraft, EntryType, WriteResult } from './types';
+import type { EntryDraft, WriteResult } from './types';
 import { checkSizes, localStamp, validateEntry } from './validate';
-import { creatorOf, entriesPath, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
+import { creatorOf, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
 
-const LABELS: Record<EntryType, string> = { journal: 'Journal entry', voice: 'Voice entry' };
+const LABELS: Record<EntryKind, string> = { journal: 'Journal entry', voice: 'Voice entry' };
 
 const hasErrors = (errors: FieldErrors) => Object.keys(errors).length > 0;
 const firstError = (errors: FieldErrors, fallback: string) => Object.values(errors)[0]?.[0] ?? fallback;
@@ -32,7 +34,7 @@ export interface SaveEntryOptions {
   readonly now?: Date;
 }
 
-export async function saveEntry(type: EntryType, draft: EntryDraft, options: SaveEntryOptions = {}): Promise<WriteResult> {
+export async function saveEntry(type: EntryKind, draft: EntryDraft, options: SaveEntryOptions = {}): Promise<WriteResult> {
   const failure = options.id ? entryMessages.updateFailed : entryMessages.postFailed;
   const open = await replicaForWrite();
   if (!open) return refused(failure);
@@ -127,7 +129,7 @@ export async function saveEntry(type: EntryType, draft: EntryDraft, options: Sav
   try {
     await enqueueWrite({
       method: 'POST',
-      path: update ? `${entriesPath(type)}/${encodeURIComponent(id)}` : entriesPath(type),
+      path: update ? entryPaths[type].entry.build(id) : entryPaths[type].entries.build(),
       ...(update ? { methodOverride: 'PUT' as const } : {}),
       fields,
       files,

@@ -2,12 +2,13 @@
  * A delivered entry or comment as the server has it: its row from the outbox's answer (when it
  * reads as the contract says) and the move of files written on this device to the server's ids.
  */
+import type { EntryKind } from '@/contract/entry-kind';
 import type { RxCollection } from 'rxdb';
 import { commentSchema } from '@/contract/comments';
 import { journalEntrySchema, voiceEntrySchema, type EntryFile } from '@/contract/entries';
 import type { LocalRef } from '../../data/outbox/types';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
-import { SYNCED, syncFields, type EntryType, type FileDoc } from '../../data/replica/types';
+import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
 import { commentDocOf, journalDocOf, voiceDocOf } from '../../data/replication/endpoints';
 import { fileCacheKey, localFileKey, type FileModule } from './file-keys';
 
@@ -26,13 +27,13 @@ export function serverDocOf(local: LocalRef, localDoc: Doc, data: Record<string,
   }
   if (local.collection === 'comments') {
     const parsed = commentSchema.safeParse(data);
-    return parsed.success ? (commentDocOf(localDoc.entry_type as EntryType, parsed.data) as Doc) : null;
+    return parsed.success ? (commentDocOf(localDoc.entry_type as EntryKind, parsed.data) as Doc) : null;
   }
   return null;
 }
 
 export const moduleOf = (local: LocalRef): FileModule =>
-  local.collection === 'comments' ? 'comment' : (local.collection as 'journal' | 'voice');
+  local.collection === 'comments' ? 'comment' : (local.collection as EntryKind);
 
 function filesOf(doc: Doc): EntryFile[] {
   const list = Array.isArray(doc.files) ? (doc.files as EntryFile[]) : [];

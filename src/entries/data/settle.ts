@@ -12,6 +12,7 @@
  * older build. Applying an outcome twice changes nothing.
  */
 import type { RxCollection } from 'rxdb';
+import { ENTRY_KINDS } from '@/contract/entry-kind';
 import type { LocalRef, OutboxResult } from '../../data/outbox/types';
 import { setSyncState } from '../../data/replica/local-writes';
 import { whenReplicaOpen } from '../../data/replica/replica-store';
@@ -19,7 +20,8 @@ import { SYNCED, syncFields, type SyncState } from '../../data/replica/types';
 import { moduleOf, moveLocalFiles, serverDocOf, type Doc } from './server-copy';
 import { settleServerId } from './settle-server-id';
 
-const ENTRY_COLLECTIONS = new Set(['journal', 'voice', 'comments']);
+/** Each entry kind's collection, and their comments. */
+const ENTRY_COLLECTIONS = new Set<string>([...ENTRY_KINDS, 'comments']);
 
 type Current = Doc & { sync_state?: string; updated_at?: string; local_only?: boolean };
 

@@ -1,7 +1,5 @@
 import type { FieldErrors } from '@/contract/envelope';
 
-export type { EntryType } from '../../data/replica/types';
-
 /** What a journal or voice screen hands to its save action. */
 export interface EntryDraft {
   readonly description?: string | null;

@@ -3,16 +3,12 @@
  * anything is queued, with the contract's texts (src/contract/entries.ts entryMessages). Files are
  * checked by name and by their first bytes (a photo renamed `.pdf` is refused).
  */
+import type { EntryKind } from '@/contract/entry-kind';
 import type { FieldErrors } from '@/contract/envelope';
-import { ALLOWED_FILE_TYPES, entryLimits, entryMessages, isAllowedMime } from '@/contract/entries';
+import { entryLimits, entryMessages } from '@/contract/entries';
+import { allowedBlobType, sniffBlob } from '@/contract/file-type';
 import { COMMENT_MAX_LENGTH } from '@/contract/comments';
-import { sniffBytes, sniffFileType } from '@/lib/sniff-file-type';
-import type { CommentDraft, EntryDraft, EntryType } from './types';
-
-const extensionOf = (name: string): string => {
-  const match = /\.[^./\\]+$/.exec(name.toLowerCase());
-  return match ? match[0] : '';
-};
+import type { CommentDraft, EntryDraft } from './types';
 
 const add = (errors: FieldErrors, field: string, message: string) => {
   if (!errors[field]) errors[field] = [message];
@@ -22,10 +18,7 @@ const hasText = (value: string | null | undefined): boolean => typeof value === 
 
 /** True when the file's name and content both say it is one allowed type (the same one). */
 export async function isAllowedFile(file: Blob & { name?: string }): Promise<boolean> {
-  const sniffed = await sniffFileType(file);
-  if (!sniffed || !isAllowedMime(sniffed)) return false;
-  const extension = extensionOf(file.name ?? '');
-  return (ALLOWED_FILE_TYPES[sniffed] as readonly string[]).includes(extension);
+  return (await allowedBlobType(file)) !== null;
 }
 
 /** yyyy-MM-ddTHH:mm of `now` in the device's zone. */
@@ -46,7 +39,7 @@ export interface ExistingParts {
  * Sizes are checked after resizing (checkSizes).
  */
 export async function validateEntry(
-  type: EntryType,
+  type: EntryKind,
   draft: EntryDraft,
   existing: ExistingParts = { fileIds: [], hasCanvas: false },
   now: Date = new Date(),
@@ -73,8 +66,7 @@ export async function validateEntry(
     if (!(await isAllowedFile(file))) add(errors, 'files', entryMessages.fileTypeNotAllowed);
   }
   if (draft.canvas) {
-    const head = new Uint8Array(await draft.canvas.slice(0, 16).arrayBuffer());
-    if (sniffBytes(head) !== 'image/png') add(errors, 'canvas', entryMessages.fileTypeNotAllowed);
+    if ((await sniffBlob(draft.canvas)) !== 'image/png') add(errors, 'canvas', entryMessages.fileTypeNotAllowed);
   }
   return errors;
 }

@@ -1,19 +1,13 @@
-/** What the entry and comment writes share: paths, refusals, the creator, photo preparation. */
+/** What the entry and comment writes share: refusals, the creator, photo preparation. */
 import type { FieldErrors } from '@/contract/envelope';
 import { entryLimits } from '@/contract/entries';
 import { resizeImage } from '@/lib/resize-image';
 import type { OpenReplica } from '../../data/replica/replica-store';
 import { ACCOUNT_DOC_ID, type AccountDoc } from '../../data/replica/types';
-import type { EntryType, WriteResult } from './types';
+import type { WriteResult } from './types';
 
 export const STILL_SENDING = 'This entry is still being sent. Please try again in a moment.';
 
-const PATHS: Record<EntryType, string> = {
-  journal: '/v1/projects/residents/journal/entries',
-  voice: '/v1/projects/residents/voices/entries',
-};
-
-export const entriesPath = (type: EntryType): string => PATHS[type];
 export const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
 
 export const refused = (message: string, errors: FieldErrors = {}): WriteResult => ({ ok: false, message, errors });

@@ -3,13 +3,14 @@
  * without React). Selectors and sorts use clear fields only (sort_key, entry_type, entry_id,
  * created_at, kind). The journal list, with its search and filters, is journal-entries-query.ts.
  */
+import type { EntryKind } from '@/contract/entry-kind';
 import type { RxCollection } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
-import type { CommentDoc, EmojiDoc, EntryDoc, EntryType, LookupDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
+import type { CommentDoc, EmojiDoc, EntryDoc, LookupDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 
 /** The journal or voice collection, typed by what both hold. */
-const entriesOf = (db: ReplicaDatabase, type: EntryType): RxCollection<EntryDoc> => db[type] as unknown as RxCollection<EntryDoc>;
+const entriesOf = (db: ReplicaDatabase, type: EntryKind): RxCollection<EntryDoc> => db[type] as unknown as RxCollection<EntryDoc>;
 
 const plain = <T>(docs: readonly { toJSON(): unknown }[]): T[] => docs.map((doc) => doc.toJSON() as T);
 
@@ -17,7 +18,7 @@ const plain = <T>(docs: readonly { toJSON(): unknown }[]): T[] => docs.map((doc)
 export const voiceEntries$ = (db: ReplicaDatabase): Observable<VoiceDoc[]> =>
   db.voice.find({ sort: [{ sort_key: 'desc' }] }).$.pipe(map((docs) => plain<VoiceDoc>(docs)));
 
-export function entry$<T extends EntryDoc>(db: ReplicaDatabase, type: EntryType, id: string): Observable<T | null> {
+export function entry$<T extends EntryDoc>(db: ReplicaDatabase, type: EntryKind, id: string): Observable<T | null> {
   return entriesOf(db, type).findOne(id).$.pipe(map((doc) => (doc ? (doc.toJSON() as T) : null)));
 }
 
@@ -25,7 +26,7 @@ export function entry$<T extends EntryDoc>(db: ReplicaDatabase, type: EntryType,
  * One entry's comments, oldest first: by created_at, then id for a stable order. Never by id alone:
  * a reply's id is made on the device (a random UUID) and says nothing about when it was written.
  */
-export function comments$(db: ReplicaDatabase, entryType: EntryType, entryId: string): Observable<CommentDoc[]> {
+export function comments$(db: ReplicaDatabase, entryType: EntryKind, entryId: string): Observable<CommentDoc[]> {
   return db.comments
     .find({ selector: { entry_type: entryType, entry_id: entryId }, sort: [{ created_at: 'asc' }, { id: 'asc' }] })
     .$.pipe(map((docs) => plain<CommentDoc>(docs)));

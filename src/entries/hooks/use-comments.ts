@@ -1,9 +1,10 @@
+import type { EntryKind } from '@/contract/entry-kind';
 import { useCallback, useEffect } from 'react';
 import type { RxDocument } from 'rxdb';
 import type { Observable } from 'rxjs';
 import { getReplication } from '../../data/replica/lifecycle';
 import type { OpenReplica } from '../../data/replica/replica-store';
-import type { CommentDoc, EntryType } from '../../data/replica/types';
+import type { CommentDoc } from '../../data/replica/types';
 import { commentsReplication } from '../../data/replication/endpoints';
 import { comments$ } from './entry-queries';
 import { useLive, useReplica, type Live } from '../../data/hooks/use-live';
@@ -16,7 +17,7 @@ const none: CommentDoc[] = [];
  * An entry written on this device and not sent yet has no thread on the server: nothing is pulled
  * until it has been sent.
  */
-export function useComments(entryType: EntryType, entryId: string | null, pull = true): Live<CommentDoc[]> {
+export function useComments(entryType: EntryKind, entryId: string | null, pull = true): Live<CommentDoc[]> {
   const open = useReplica();
   useEffect(() => {
     if (!open || !entryId || !pull) return;

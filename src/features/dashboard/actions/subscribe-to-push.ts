@@ -1,4 +1,6 @@
 import type { Result } from '@/api/result';
+import { base64UrlToBytes } from '@/contract/base64';
+import { paths } from '@/contract/paths';
 import { pushSubscribeRequestSchema } from '@/contract/push';
 import { getAppConfigSnapshot, loadAppConfig } from '@/data/app-config-store';
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
@@ -13,14 +15,6 @@ export async function pushPublicKey(): Promise<string | null> {
   await loadAppConfig();
   const key = getAppConfigSnapshot().push_public_key;
   return key && key.trim() ? key.trim() : null;
-}
-
-function base64UrlToBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(value.length / 4) * 4, '=');
-  const binary = atob(base64);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
 }
 
 /**
@@ -81,7 +75,7 @@ export async function subscribeToPush(userId: string, publicKey?: string | null)
   const outboxId = newIdempotencyKey();
   await enqueueWrite({
     method: 'POST',
-    path: '/v1/notifications/push/subscribe',
+    path: paths.pushSubscribe.build(),
     json: parsed.data,
     idempotencyKey: outboxId,
     local: null,

@@ -1,3 +1,4 @@
+import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { useFeedback, useFeedbackCounts } from '@/data/hooks';
 import { useFeatureFlags } from '@/data/session-store';
 import { LoadingText } from '@/components/loading-text';
@@ -10,7 +11,7 @@ export function FeedbackPanel() {
   const flags = useFeatureFlags();
   const feedback = useFeedback();
   const counts = useFeedbackCounts();
-  const types = (['journal', 'voice'] as const).filter((type) => flags[`${type}_enabled`]);
+  const types = ENTRY_KINDS.filter((type) => flags[`${type}_enabled`]);
   const items = feedback.data.filter((item) => types.includes(item.type));
   const loading = feedback.loading && items.length === 0;
 

@@ -1,4 +1,5 @@
 import type { Result } from '@/api/result';
+import { paths } from '@/contract/paths';
 import { appSettingsUpdateSchema, type AppSettings, type AppSettingsUpdate } from '@/contract/residents';
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
 import { applyLocalChange } from '@/data/replica/local-writes';
@@ -29,7 +30,7 @@ export async function updateAppSettings(
   );
   await enqueueWrite({
     method: 'PUT',
-    path: `/v1/projects/residents/${encodeURIComponent(residentId)}/app-settings`,
+    path: paths.appSettings.build(residentId),
     json: body,
     idempotencyKey: outboxId,
     local: { collection: 'resident', id: residentId },
