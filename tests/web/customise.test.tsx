@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOURNAL_THEME_NOT_FOUND } from '@/contract/residents';
 import type { Live } from '@/data/hooks';
@@ -151,16 +151,22 @@ describe('customise journal', () => {
 
   it('moves between colours with the arrow keys (native radios)', async () => {
     const { user } = renderApp('/journal/customise');
-    const sky = await screen.findByRole('radio', { name: 'Sky' });
-    sky.focus();
+    // Start from the settled form (the saved colour checked), so the focus is not on a radio that re-renders.
+    await waitFor(() => expect((screen.getByRole('radio', { name: 'Sky' }) as HTMLInputElement).checked).toBe(true));
+    screen.getByRole('radio', { name: 'Sky' }).focus();
     await user.keyboard('{ArrowRight}');
-    const mint = screen.getByRole('radio', { name: 'Mint' }) as HTMLInputElement;
-    expect(mint.checked).toBe(true);
-    expect(document.activeElement).toBe(mint);
-    expect(preview().className).toContain('journal-surface--colour-mint');
+    // The radio moves at once; the preview follows the saved choice, so both are polled for.
+    await waitFor(() => {
+      const mint = screen.getByRole('radio', { name: 'Mint' }) as HTMLInputElement;
+      expect(mint.checked).toBe(true);
+      expect(document.activeElement).toBe(mint);
+      expect(preview().className).toContain('journal-surface--colour-mint');
+    });
     await user.keyboard('{ArrowLeft}{ArrowLeft}');
-    expect((screen.getByRole('radio', { name: 'Sunshine' }) as HTMLInputElement).checked).toBe(true);
-    expect(preview().className).toContain('journal-surface--colour-sunshine');
+    await waitFor(() => {
+      expect((screen.getByRole('radio', { name: 'Sunshine' }) as HTMLInputElement).checked).toBe(true);
+      expect(preview().className).toContain('journal-surface--colour-sunshine');
+    });
   });
 
   it('shows the server message for an unknown theme, and Try again uses the outbox retry', async () => {
