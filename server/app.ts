@@ -9,7 +9,7 @@ import { createMailer } from './lib/mailer';
 import { Notifier } from './lib/notifier';
 import { FileStore } from './lib/file-store';
 import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifier';
-import { parseQueryString } from './lib/query-string';
+import { parseQueryString } from '../src/contract/query-string';
 import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
 import { registerCsrf } from './plugins/csrf';
 import { registerDemoTopUp } from './plugins/demo-top-up';

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { EntryKind } from '../../src/contract/entry-kind';
 
 /** Kysely table types; they mirror migrations/0001-initial.ts to 0004-access-revocations.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -164,8 +165,6 @@ export interface RotaShiftsTable extends EntityColumns {
   ends_at: TimeText;
 }
 
-export type EntryType = 'journal' | 'voice';
-
 export interface ResidentSettingsTable extends EntityColumns {
   resident_id: string;
   name: string;
@@ -200,7 +199,7 @@ export interface VoiceEntriesTable extends EntryColumns {
   category_id: string;
 }
 
-export type FileEntryType = EntryType | 'comment';
+export type FileEntryType = EntryKind | 'comment';
 
 /** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
 export interface EntryFilesTable {
@@ -234,7 +233,7 @@ export interface EntryCommentsTable {
    */
   id: string;
   tenant_id: string;
-  entry_type: EntryType;
+  entry_type: EntryKind;
   entry_id: string;
   creator_id: string;
   comment: string | null;
@@ -246,7 +245,7 @@ export interface EntryCommentsTable {
 }
 
 export interface ResidentFeedbackTable extends EntityColumns {
-  type: EntryType;
+  type: EntryKind;
   resident_id: string;
   entry_id: string;
   comment_id: string;
@@ -260,7 +259,7 @@ export interface ResidentFeedbackTable extends EntityColumns {
 /** 0004: a user who could read an entry and no longer can (a tombstone in their pulls). */
 export interface EntryAccessRevocationsTable {
   tenant_id: string;
-  entry_type: EntryType;
+  entry_type: EntryKind;
   entry_id: string;
   user_id: string;
   revoked_at: Timestamp;

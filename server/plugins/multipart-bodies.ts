@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { entryLimits, entryMessages } from '../../src/contract/entries';
 import { rememberUpload } from '../domain/uploads/form-fields';
 import { HttpError } from '../lib/http-errors';
-import { parseQueryString } from '../lib/query-string';
+import { parseQueryString } from '../../src/contract/query-string';
 
 /**
  * Form bodies for the routes of the scope this is registered in (SPEC §5: entries and comments are

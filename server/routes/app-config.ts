@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../src/contract/app-config';
 import { rules } from '../../src/contract/rules';
+import { paths } from '../../src/contract/paths';
 
 /** GET /api/app-config: public facts the PWA needs before anyone signs in. */
 export default async function appConfigRoute(app: FastifyInstance) {
-  app.get('/app-config', async () => {
+  app.get(paths.appConfig.pattern, async () => {
     const { regions } = app.config;
     const data: AppConfig = {
       product_name: app.config.productName,

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { HttpError } from '../lib/http-errors';
+import { paths } from '../../src/contract/paths';
 
 /** GET /api/health: 200 when the database answers, 503 otherwise (for load balancers). */
 export default async function healthRoute(app: FastifyInstance) {
-  app.get('/health', async (request) => {
+  app.get(paths.health.pattern, async (request) => {
     try {
       await sql`select 1`.execute(app.db);
     } catch (error) {

@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { FileStore } from '../lib/file-store';
-import type { Database, EntryType } from '../db/schema';
+import type { EntryKind } from '../../src/contract/entry-kind';
+import type { Database } from '../db/schema';
 import { VOICE_CATEGORIES } from '../db/migrations/0002-offline-data';
 import { VOICE_CATEGORY_DESCRIPTIONS } from '../db/migrations/0003-entry-files';
 import { uuidv7At } from '../lib/uuidv7';
@@ -33,7 +34,7 @@ interface DemoComment {
 }
 
 interface DemoEntry {
-  type: EntryType;
+  type: EntryKind;
   daysAgo: number;
   description: string;
   reaction?: string;

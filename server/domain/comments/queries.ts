@@ -5,7 +5,8 @@ import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
-import { ENTRY_TABLE, type EntryKind } from '../entries/entry-table';
+import type { EntryKind } from '../../../src/contract/entry-kind';
+import { ENTRY_TABLE } from '../entries/entry-table';
 import { filesOf, personOf } from '../entries/present';
 
 /**

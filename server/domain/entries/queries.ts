@@ -7,7 +7,8 @@ import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
-import { ENTRY_TABLE, type EntryKind } from './entry-table';
+import type { EntryKind } from '../../../src/contract/entry-kind';
+import { ENTRY_TABLE } from './entry-table';
 import { filesOf, personOf } from './present';
 
 /**

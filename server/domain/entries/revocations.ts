@@ -6,7 +6,8 @@ import type { ListRequest } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
-import { ENTRY_TABLE, type EntryKind } from './entry-table';
+import type { EntryKind } from '../../../src/contract/entry-kind';
+import { ENTRY_TABLE } from './entry-table';
 
 /**
  * Tombstones for lost access (docs/api.md, "Lost access").

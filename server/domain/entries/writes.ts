@@ -6,7 +6,8 @@ import type { Database } from '../../db/schema';
 import { HttpError } from '../../lib/http-errors';
 import { toSensitivity } from '../../lib/image-classifier';
 import type { SignedIn } from '../../plugins/session';
-import { ENTRY_TABLE, type EntryKind } from './entry-table';
+import type { EntryKind } from '../../../src/contract/entry-kind';
+import { ENTRY_TABLE } from './entry-table';
 
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../../src/contract/envelope';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
-import { allowedType, isImageMime, sanitiseName, sniffMime } from '../../lib/file-store';
+import { allowedFileType, sniffBytes } from '../../../src/contract/file-type';
 import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, isInappropriate } from '../../lib/image-classifier';
 import { uuidv7 } from '../../lib/uuidv7';
@@ -48,7 +48,7 @@ export function checkUploads(request: FastifyRequest, problems: Problems, option
   for (const upload of uploadedFiles(request)) {
     if (ATTACHMENT.test(upload.field)) {
       const i = index++;
-      const mime = allowedType(upload.data, upload.filename);
+      const mime = allowedFileType(upload.data, upload.filename);
       if (!mime) {
         problems.add('files', entryMessages.fileTypeNotAllowed);
         problems.add(`files.${i}`, entryMessages.fileTypeNotAllowed);
@@ -66,7 +66,7 @@ export function checkUploads(request: FastifyRequest, problems: Problems, option
 }
 
 function canvasCheck(upload: UploadedFile, problems: Problems) {
-  if (sniffMime(upload.data) !== 'image/png') problems.add('canvas', entryMessages.fileTypeNotAllowed);
+  if (sniffBytes(upload.data) !== 'image/png') problems.add('canvas', entryMessages.fileTypeNotAllowed);
   if (upload.data.length > entryLimits.canvasMaxBytes) problems.add('canvas', `The drawing can be up to ${entryLimits.canvasMaxBytes / 1024 / 1024} MB`);
 }
 
@@ -139,3 +139,17 @@ export async function storeFiles(app: FastifyInstance, tenantId: string, files: 
     },
   };
 }
+
+/** A display name: no path, no control or quote characters, at most 120 characters. */
+export function sanitiseName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.normalize('NFC').replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '').replace(/^\.+/, '').trim();
+  if (!clean) return 'file';
+  if (clean.length <= 120) return clean;
+  const dot = clean.lastIndexOf('.');
+  const ext = dot > 0 && clean.length - dot <= 10 ? clean.slice(dot) : '';
+  return clean.slice(0, 120 - ext.length) + ext;
+}
+
+export const isImageMime = (mime: string): boolean => mime.startsWith('image/');

@@ -8,13 +8,14 @@ import { parse } from '../../lib/validate';
 import { ensureSession, startSession } from '../../plugins/session';
 import { confirmedMethods } from '../../domain/mfa/methods';
 import { createChallenge } from '../../domain/mfa/challenges';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * POST /api/auth/login. Wrong credentials answer 422 (not 401, which the PWA reads as "session
  * expired") with one message that does not tell which field was wrong.
  */
 export default async function loginRoute(app: FastifyInstance) {
-  app.post('/auth/login', async (request, reply) => {
+  app.post(paths.login.pattern, async (request, reply) => {
     const input = parse(loginRequestSchema, request.body ?? {});
     const limits = app.limits;
     const ipKey = throttleKeys.ip(request.ip);

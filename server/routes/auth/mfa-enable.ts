@@ -11,6 +11,7 @@ import { newTotpSecret, qrDataUrl, totpUri } from '../../lib/totp';
 import { parse } from '../../lib/validate';
 import { requireAuth, startSession } from '../../plugins/session';
 import { consumeTotp, firstRecoveryCodes, recordCodeFailure } from '../../domain/mfa/methods';
+import { paths } from '../../../src/contract/paths';
 
 const wrongCode = () => new HttpError(422, messages.codeIncorrect, { code: [messages.codeIncorrect] });
 
@@ -19,7 +20,7 @@ const wrongCode = () => new HttpError(422, messages.codeIncorrect, { code: [mess
  * with a code it confirms it. Allowed for a session that still has to set up two-factor.
  */
 export default async function mfaEnableRoute(app: FastifyInstance) {
-  app.post('/auth/mfa/enable', async (request, reply) => {
+  app.post(paths.mfaEnable.pattern, async (request, reply) => {
     const auth = requireAuth(request, { allowSetup: true });
     const input = parse(mfaEnableRequestSchema, request.body ?? {});
     await assertNotLocked(app.db, throttleKeys.codes(auth.userId));

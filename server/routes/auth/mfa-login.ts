@@ -11,6 +11,7 @@ import { parse } from '../../lib/validate';
 import { startSession } from '../../plugins/session';
 import { findChallenge } from '../../domain/mfa/challenges';
 import { consumeRecoveryCode, consumeTotp, recordCodeFailure } from '../../domain/mfa/methods';
+import { paths } from '../../../src/contract/paths';
 
 async function emailCodeMatches(app: FastifyInstance, challenge: MfaChallenge, code: string): Promise<boolean> {
   if (!challenge.email_code_hash || !challenge.email_code_expires_at) return false;
@@ -29,7 +30,7 @@ async function emailCodeMatches(app: FastifyInstance, challenge: MfaChallenge, c
 
 /** POST /api/auth/mfa/login: the second factor; success signs in with a new session. */
 export default async function mfaLoginRoute(app: FastifyInstance) {
-  app.post('/auth/mfa/login', async (request, reply) => {
+  app.post(paths.mfaLogin.pattern, async (request, reply) => {
     const input = parse(mfaLoginRequestSchema, request.body ?? {});
     const challenge = await findChallenge(app, request, input.two_factor_id);
     const codesKey = throttleKeys.codes(challenge.user_id);

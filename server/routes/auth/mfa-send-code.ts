@@ -8,10 +8,11 @@ import { tooManyAttempts } from '../../lib/throttle';
 import { numericCode } from '../../lib/tokens';
 import { parse } from '../../lib/validate';
 import { findChallenge } from '../../domain/mfa/challenges';
+import { paths } from '../../../src/contract/paths';
 
 /** POST /api/auth/mfa/send-code: emails a sign-in code; a new one replaces the previous one. */
 export default async function mfaSendCodeRoute(app: FastifyInstance) {
-  app.post('/auth/mfa/send-code', async (request) => {
+  app.post(paths.mfaSendCode.pattern, async (request) => {
     const input = parse(mfaSendCodeRequestSchema, request.body ?? {});
     const challenge = await findChallenge(app, request, input.two_factor_id);
     const method = await app.db

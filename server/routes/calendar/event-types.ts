@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { EventType } from '../../../src/contract/calendar';
 import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
+import { paths } from '../../../src/contract/paths';
 
 /** GET /api/v1/events/types: the site's event types (a lookup list shared by everyone there). */
 const spec: ListSpec = {
@@ -13,7 +14,7 @@ const spec: ListSpec = {
 };
 
 export default async function eventTypesRoute(app: FastifyInstance) {
-  app.get('/v1/events/types', async (request) => {
+  app.get(paths.eventTypes.pattern, async (request) => {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, spec);
     const query = app.db

@@ -8,6 +8,7 @@ import { hourMinuteOrNull } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/residents/{id}/instances?start_date=yyyy-MM-dd: the young person's calendar.
@@ -34,7 +35,7 @@ const spec: ListSpec = {
 };
 
 export default async function calendarInstancesRoute(app: FastifyInstance) {
-  app.get('/v1/residents/:id/instances', async (request) => {
+  app.get(paths.calendarInstances.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     const input = parse(querySchema, request.query ?? {});

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { commentCreateSchema, type Comment } from '../../../src/contract/comments';
-import type { EntryType } from '../../../src/contract/feedback';
+import { ENTRY_KINDS, type EntryKind } from '../../../src/contract/entry-kind';
+import { entryPaths } from '../../../src/contract/paths';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { REPLY_PUSH_MESSAGE } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
@@ -32,10 +33,10 @@ import { commentById } from '../../domain/comments/queries';
  * their comments (422 locked); staff, who lock entries, still can.
  */
 /** The same person's comment (of this kind) under this client id, 422 idTaken, or null (free). */
-const alreadyCreated = (app: FastifyInstance, auth: SignedIn, type: EntryType, id: string): Promise<Comment | null> =>
+const alreadyCreated = (app: FastifyInstance, auth: SignedIn, type: EntryKind, id: string): Promise<Comment | null> =>
   createdBefore(app.db, auth, 'entry_comments', id, () => commentById(app, auth, id), type);
 
-async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
+async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryKind): Promise<Comment> {
   const auth = requireAuth(request);
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   // The client's id, before any other check or file.
@@ -135,7 +136,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
   return commentById(app, auth, id);
 }
 
-async function updateComment(app: FastifyInstance, request: FastifyRequest, type: EntryType): Promise<Comment> {
+async function updateComment(app: FastifyInstance, request: FastifyRequest, type: EntryKind): Promise<Comment> {
   const auth = requireAuth(request);
   const { id } = parse(idParamsSchema, request.params);
   requirePutOverride(request);
@@ -207,15 +208,12 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
 
 export default async function createCommentRoutes(app: FastifyInstance) {
   const config = { idempotent: true };
-  for (const [type, path] of [
-    ['journal', '/v1/projects/residents/journal/entries/comments'],
-    ['voice', '/v1/projects/residents/voices/entries/comments'],
-  ] as const) {
-    app.post(path, { config }, async (request, reply) => {
+  for (const type of ENTRY_KINDS) {
+    app.post(entryPaths[type].comments.pattern, { config }, async (request, reply) => {
       const data = await createComment(app, request, type);
       return reply.code(201).send({ success: true as const, data });
     });
-    app.post(`${path}/:id`, { config }, async (request) => {
+    app.post(entryPaths[type].comment.pattern, { config }, async (request) => {
       const data = await updateComment(app, request, type);
       return { success: true as const, data };
     });

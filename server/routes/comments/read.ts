@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
+import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
 import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
@@ -8,11 +10,8 @@ import { showEntry } from '../../domain/entries/queries';
 
 /** A thread's comments (the entry must be readable, else 404); queries live in domain/comments. */
 export default async function commentListRoutes(app: FastifyInstance) {
-  for (const [kind, path] of [
-    ['journal', '/v1/projects/residents/journal/entries/:id/comments'],
-    ['voice', '/v1/projects/residents/voices/entries/:id/comments'],
-  ] as const) {
-    app.get(path, async (request) => {
+  for (const kind of ENTRY_KINDS) {
+    app.get(entryPaths[kind].entryComments.pattern, async (request) => {
       const auth = requireAuth(request);
       const { id } = parse(idParamsSchema, request.params);
       const list = parseListQuery(request.query, COMMENT_SPEC);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/projects/residents/voices/categories (the tenant's voice categories with a one-line
@@ -23,7 +24,7 @@ const emojiSpec: ListSpec = {
 };
 
 export default async function entryLookupRoutes(app: FastifyInstance) {
-  app.get('/v1/projects/residents/voices/categories', async (request) => {
+  app.get(paths.voiceCategories.pattern, async (request) => {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, categorySpec);
     const query = app.db
@@ -37,7 +38,7 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
     return toPage(await applyListQuery(query, list, categorySpec).execute(), list);
   });
 
-  app.get('/v1/tags/icons/emojis', async (request) => {
+  app.get(paths.emojis.pattern, async (request) => {
     requireAuth(request);
     const list = parseListQuery(request.query, emojiSpec);
     const query = app.db

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Comment } from '../../../src/contract/comments';
+import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
+import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
 import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
@@ -10,12 +12,9 @@ import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } fro
 
 /** Entry lists and single entries; the queries and the access rule live in domain/. */
 export default async function entryReadRoutes(app: FastifyInstance) {
-  for (const [kind, path] of [
-    ['journal', '/v1/projects/residents/journal/entries'],
-    ['voice', '/v1/projects/residents/voices/entries'],
-  ] as const) {
+  for (const kind of ENTRY_KINDS) {
     const spec = SPECS[kind];
-    app.get(path, async (request) => {
+    app.get(entryPaths[kind].entries.pattern, async (request) => {
       const auth = requireAuth(request);
       const list = parseListQuery(request.query, spec);
       const query = withSearchTerm(entriesQuery(app, auth, kind), (request.query as { search_term?: unknown }).search_term);
@@ -26,7 +25,7 @@ export default async function entryReadRoutes(app: FastifyInstance) {
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });
 
-    app.get(`${path}/:id`, async (request) => {
+    app.get(entryPaths[kind].entry.pattern, async (request) => {
       const auth = requireAuth(request);
       const { id } = parse(idParamsSchema, request.params);
       const entry = await showEntry(app, auth, kind, id);

@@ -7,7 +7,9 @@ import { requireAuth, type SignedIn } from '../../plugins/session';
 import { listField, textField } from '../../domain/uploads/form-fields';
 import { showEntry } from '../../domain/entries/queries';
 import { recordAccessChange } from '../../domain/entries/revocations';
-import { ENTRY_TABLE, type EntryKind } from '../../domain/entries/entry-table';
+import { ENTRY_KINDS, type EntryKind } from '../../../src/contract/entry-kind';
+import { entryPaths } from '../../../src/contract/paths';
+import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import {
   CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, loadOwnEntry, lockedError, londonNow, ownResident, requirePutOverride,
 } from '../../domain/entries/writes';
@@ -186,15 +188,12 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
 
 export default async function entryWriteRoutes(app: FastifyInstance) {
   const config = { idempotent: true };
-  for (const [kind, path] of [
-    ['journal', '/v1/projects/residents/journal/entries'],
-    ['voice', '/v1/projects/residents/voices/entries'],
-  ] as const) {
-    app.post(path, { config }, async (request, reply) => {
+  for (const kind of ENTRY_KINDS) {
+    app.post(entryPaths[kind].entries.pattern, { config }, async (request, reply) => {
       const data = await writeEntry(app, request, kind, null);
       return reply.code(201).send({ success: true as const, data });
     });
-    app.post(`${path}/:id`, { config }, async (request) => {
+    app.post(entryPaths[kind].entry.pattern, { config }, async (request) => {
       const { id } = parse(idParamsSchema, request.params);
       const data = await writeEntry(app, request, kind, id);
       return { success: true as const, data };

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { requireAuth } from '../../plugins/session';
 import { feedbackQuery } from '../../domain/feedback/queries';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/projects/residents/feedback/counts: threads awaiting the young person's response
  * and not locked, per type (what the dashboard badge shows).
  */
 export default async function feedbackCountsRoute(app: FastifyInstance) {
-  app.get('/v1/projects/residents/feedback/counts', async (request) => {
+  app.get(paths.feedbackCounts.pattern, async (request) => {
     const auth = requireAuth(request);
     const rows = await feedbackQuery(app, auth)
       .select(['resident_feedback.type', sql<string>`count(*)`.as('n')])

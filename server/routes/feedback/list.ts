@@ -5,6 +5,7 @@ import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type L
 import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import { requireAuth } from '../../plugins/session';
 import { feedbackQuery } from '../../domain/feedback/queries';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/projects/residents/feedback: one row per entry thread with staff comments.
@@ -32,7 +33,7 @@ const spec: ListSpec = {
 };
 
 export default async function feedbackListRoute(app: FastifyInstance) {
-  app.get('/v1/projects/residents/feedback', async (request) => {
+  app.get(paths.feedback.pattern, async (request) => {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, spec);
     const query = feedbackQuery(app, auth).select([

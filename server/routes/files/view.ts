@@ -6,7 +6,9 @@ import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { entryReadable } from '../../domain/access';
-import type { EntryKind } from '../../domain/entries/entry-table';
+import type { EntryKind } from '../../../src/contract/entry-kind';
+import { ENTRY_TABLE } from '../../domain/entries/entry-table';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/files/view?file_id=&module=journal|voice|comment: the bytes of an attachment or
@@ -17,7 +19,7 @@ import type { EntryKind } from '../../domain/entries/entry-table';
 const querySchema = z.object({ file_id: z.uuid(), module: fileModuleSchema });
 
 export default async function fileViewRoute(app: FastifyInstance) {
-  app.get('/v1/files/view', async (request, reply) => {
+  app.get(paths.fileView.pattern, async (request, reply) => {
     const auth = requireAuth(request);
     const { file_id, module } = parse(querySchema, request.query);
     const file = await app.db
@@ -47,7 +49,7 @@ export default async function fileViewRoute(app: FastifyInstance) {
       entryType = file.entry_type;
       entryId = file.entry_id;
     }
-    const table = entryType === 'journal' ? 'journal_entries' : 'voice_entries';
+    const table = ENTRY_TABLE[entryType];
     const readable = await app.db
       .selectFrom(`${table} as entry` as 'journal_entries as entry')
       .select('entry.id')

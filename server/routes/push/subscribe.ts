@@ -5,6 +5,7 @@ import { pushSubscribeRequestSchema } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * POST /api/v1/notifications/push/subscribe {user_id, subscription}: stores the browser's push
@@ -12,7 +13,7 @@ import { requireAuth } from '../../plugins/session';
  * the same browser subscribing again, or after another person signed in on it, replaces the row.
  */
 export default async function pushSubscribeRoute(app: FastifyInstance) {
-  app.post('/v1/notifications/push/subscribe', { config: { idempotent: true } }, async (request) => {
+  app.post(paths.pushSubscribe.pattern, { config: { idempotent: true } }, async (request) => {
     const auth = requireAuth(request);
     const input = parse(pushSubscribeRequestSchema, request.body ?? {});
     if (input.user_id !== auth.userId) throw new HttpError(403, chosen.forbidden);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pushUnsubscribeRequestSchema } from '../../../src/contract/push';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * POST /api/v1/notifications/push/unsubscribe {endpoint}: removes the signed-in person's
@@ -9,7 +10,7 @@ import { requireAuth } from '../../plugins/session';
  * repeated sign-out never fails; another person's row is never touched.
  */
 export default async function pushUnsubscribeRoute(app: FastifyInstance) {
-  app.post('/v1/notifications/push/unsubscribe', { config: { idempotent: true } }, async (request) => {
+  app.post(paths.pushUnsubscribe.pattern, { config: { idempotent: true } }, async (request) => {
     const auth = requireAuth(request);
     const { endpoint } = parse(pushUnsubscribeRequestSchema, request.body ?? {});
     const result = await app.db

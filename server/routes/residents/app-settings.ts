@@ -8,6 +8,7 @@ import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
 import { loadResidentDetails } from '../../domain/residents/details';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * PUT /api/v1/projects/residents/{id}/app-settings (also POST with ?_method=PUT): journal colour,
@@ -47,8 +48,8 @@ export default async function appSettingsRoute(app: FastifyInstance) {
   };
 
   const config = { idempotent: true };
-  app.put('/v1/projects/residents/:id/app-settings', { config }, handler);
-  app.post('/v1/projects/residents/:id/app-settings', { config }, async (request) => {
+  app.put(paths.appSettings.pattern, { config }, handler);
+  app.post(paths.appSettings.pattern, { config }, async (request) => {
     const override = (request.query as Record<string, unknown> | undefined)?._method;
     if (typeof override !== 'string' || override.toUpperCase() !== 'PUT') throw new HttpError(404, chosen.notFound);
     return handler(request);

@@ -6,6 +6,7 @@ import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } fro
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/projects/residents/{id}/associated-users: the staff of the young person's home, one
@@ -29,7 +30,7 @@ const spec: ListSpec = {
 };
 
 export default async function associatedUsersRoute(app: FastifyInstance) {
-  app.get('/v1/projects/residents/:id/associated-users', async (request) => {
+  app.get(paths.associatedUsers.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     const list = parseListQuery(request.query, spec);

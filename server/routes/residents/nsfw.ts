@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { idParamsSchema } from '../../../src/contract/users';
-import { sniffMime } from '../../lib/file-store';
+import { sniffBytes } from '../../../src/contract/file-type';
 import { HttpError } from '../../lib/http-errors';
 import { ClassifierUnavailableError, DECODABLE_IMAGES, isInappropriate } from '../../lib/image-classifier';
 import { parse } from '../../lib/validate';
@@ -11,6 +11,7 @@ import { imageCheckUnavailable } from '../../domain/uploads/checks';
 import { uploadedFiles } from '../../domain/uploads/form-fields';
 import { residentSensitivity } from '../../domain/entries/writes';
 import { reachableResident } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * POST /api/v1/projects/residents/{id}/photos/nsfw (multipart, one part `image`): the image check
@@ -22,13 +23,13 @@ import { reachableResident } from '../../domain/access';
  * 50 megapixels a frame), are 422 `image` "File type not allowed".
  */
 export default async function nsfwRoute(app: FastifyInstance) {
-  app.post('/v1/projects/residents/:id/photos/nsfw', async (request) => {
+  app.post(paths.nsfwCheck.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     const resident = await reachableResident(app, auth, id);
     const image = uploadedFiles(request).find((f) => f.field === 'image');
     if (!image) throw new HttpError(422, chosen.validationFailed, { image: ['Please add an image'] });
-    const mime = sniffMime(image.data);
+    const mime = sniffBytes(image.data);
     if (!mime || !DECODABLE_IMAGES.has(mime)) throw new HttpError(422, chosen.validationFailed, { image: [entryMessages.fileTypeNotAllowed] });
     const sensitivity = await residentSensitivity(app.db, resident.id);
     let result;

@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /** Settings a young person's project has, with the value used when none is stored. */
 const SETTING_DEFAULTS: Record<string, string | null> = {
@@ -16,7 +17,7 @@ const paramsSchema = z.object({ id: z.uuid(), name: z.string().min(1).max(100) }
 
 /** GET /api/v1/projects/{id}/settings/{name}: the project is the young person (id = resident id). */
 export default async function projectSettingRoute(app: FastifyInstance) {
-  app.get('/v1/projects/:id/settings/:name', async (request) => {
+  app.get(paths.projectSetting.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id, name } = parse(paramsSchema, request.params);
     const resident = await reachableResident(app, auth, id);

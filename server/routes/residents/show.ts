@@ -4,10 +4,11 @@ import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
 import { loadResidentDetails } from '../../domain/residents/details';
+import { paths } from '../../../src/contract/paths';
 
 /** GET /api/v1/projects/residents/{id}: the young person's details (themself, or staff of their home). */
 export default async function showResidentRoute(app: FastifyInstance) {
-  app.get('/v1/projects/residents/:id', async (request) => {
+  app.get(paths.resident.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     await reachableResident(app, auth, id);

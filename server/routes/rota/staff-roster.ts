@@ -9,6 +9,7 @@ import { hourMinute } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { homeIdsOf } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/rotas/staff-roster?date=yyyy-MM-dd&parent_project_ids[0]=<home id>&with[0]=user
@@ -36,7 +37,7 @@ const spec: ListSpec = {
 };
 
 export default async function staffRosterRoute(app: FastifyInstance) {
-  app.get('/v1/rotas/staff-roster', async (request) => {
+  app.get(paths.staffRoster.pattern, async (request) => {
     const auth = requireAuth(request);
     const input = parse(querySchema, request.query ?? {});
     const list = parseListQuery(request.query, spec);

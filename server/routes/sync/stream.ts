@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { ChangeEvent } from '../../../src/contract/sync';
 import { requireAuth } from '../../plugins/session';
 import { audienceOf } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/sync/stream: server-sent events telling the signed-in person's replica what to pull
@@ -22,7 +23,7 @@ export default async function syncStreamRoute(app: FastifyInstance) {
     open.clear();
   });
 
-  app.get('/v1/sync/stream', async (request, reply) => {
+  app.get(paths.syncStream.pattern, async (request, reply) => {
     const auth = requireAuth(request);
     const audience = await audienceOf(app, auth);
     reply.hijack();

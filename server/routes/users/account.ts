@@ -7,11 +7,12 @@ import { requireAuth } from '../../plugins/session';
 import { confirmedMethods } from '../../domain/mfa/methods';
 import { homeIdsOf } from '../../domain/access';
 import { toTheme } from '../../domain/users/themes';
+import { paths } from '../../../src/contract/paths';
 
 
 /** GET /api/v1/auth/user: the signed-in account (allowed while two-factor set-up is pending). */
 export default async function accountRoute(app: FastifyInstance) {
-  app.get('/v1/auth/user', async (request): Promise<Account> => {
+  app.get(paths.account.pattern, async (request): Promise<Account> => {
     const auth = requireAuth(request, { allowSetup: true });
     const user = await app.db
       .selectFrom('users')

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { assertNotLocked, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * PUT /api/v1/users/{id}/change-password (also POST with ?_method=PUT, the spec's override).
@@ -50,8 +51,8 @@ export default async function changePasswordRoute(app: FastifyInstance) {
     return { success: true as const, message: chosen.passwordChanged };
   };
 
-  app.put('/v1/users/:id/change-password', handler);
-  app.post('/v1/users/:id/change-password', async (request, reply) => {
+  app.put(paths.changePassword.pattern, handler);
+  app.post(paths.changePassword.pattern, async (request, reply) => {
     const override = (request.query as Record<string, unknown> | undefined)?._method;
     if (typeof override !== 'string' || override.toUpperCase() !== 'PUT') throw new HttpError(404, chosen.notFound);
     return handler(request, reply);

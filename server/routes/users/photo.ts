@@ -5,13 +5,14 @@ import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { assertCanSee } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /**
  * GET /api/v1/users/profile/photo/{id}: the image bytes. Photos may be SVG, so the answer gets a
  * sandboxing CSP and nosniff: opened directly, a hostile SVG could run no script.
  */
 export default async function photoRoute(app: FastifyInstance) {
-  app.get('/v1/users/profile/photo/:id', async (request, reply) => {
+  app.get(paths.profilePhoto.pattern, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     await assertCanSee(app, auth, id);

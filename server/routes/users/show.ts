@@ -6,10 +6,11 @@ import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { assertCanSee } from '../../domain/access';
+import { paths } from '../../../src/contract/paths';
 
 /** GET /api/v1/users/{id}: what one person may see of another. */
 export default async function showUserRoute(app: FastifyInstance) {
-  app.get('/v1/users/:id', async (request) => {
+  app.get(paths.user.pattern, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     await assertCanSee(app, auth, id);
