@@ -8,6 +8,9 @@ import { toSensitivity } from '../../lib/image-classifier';
 import type { SignedIn } from '../../plugins/session';
 import { ENTRY_TABLE, type EntryKind } from './entry-table';
 
+/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks). */
+export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks';
+
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 
 export interface OwnResident {
@@ -67,7 +70,7 @@ export function clientIdOf(body: Record<string, unknown>): string | undefined {
 async function clientIdState(
   db: Kysely<Database>,
   auth: SignedIn,
-  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  table: ClientIdTable,
   id: string,
   entryType?: EntryKind,
 ): Promise<'free' | 'mine' | 'taken'> {
@@ -89,7 +92,7 @@ async function clientIdState(
 export async function createdBefore<T>(
   db: Kysely<Database>,
   auth: SignedIn,
-  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  table: ClientIdTable,
   id: string,
   present: () => Promise<T>,
   entryType?: EntryKind,
