@@ -5,6 +5,9 @@ import { pageSchema } from '../../src/contract/sync';
 import { pointsPageSchema, REVIEW_POINTS, taskLogPageSchema, taskLogResponseSchema, taskMessages, type TaskComment, type TaskLog } from '../../src/contract/tasks';
 import type { Client } from './support/client';
 import { demoIds, openStream, signedIn } from './support/session';
+import { seedDemo } from '../../server/seed/demo';
+import { deriveKeys } from '../../server/lib/crypto';
+import { FileStore } from '../../server/lib/file-store';
 import { startTestServer, type TestServer } from './support/server';
 import { FakeClassifier, pngImage, postForm } from './support/uploads';
 
@@ -150,5 +153,20 @@ describe('GET /v1/projects/residents/{id}/points', () => {
 
   it('the balance never goes below zero (the database refuses it too)', async () => {
     await expect(server.db.updateTable('residents').set({ reward_points: -1 }).where('id', '=', jamieId()).execute()).rejects.toThrow();
+  });
+});
+
+describe('the demo seed', () => {
+  it('seeding again adds no form version, objective, comment or ledger entry', async () => {
+    const count = async () => {
+      const n = async (table: 'form_versions' | 'tasks' | 'task_logs' | 'task_log_comments' | 'points_ledger') =>
+        Number((await server.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      return { versions: await n('form_versions'), tasks: await n('tasks'), logs: await n('task_logs'), comments: await n('task_log_comments'), ledger: await n('points_ledger') };
+    };
+    const before = await count();
+    const balance = (await points()).balance;
+    await seedDemo(server.db, deriveKeys(server.config.appKey), { files: new FileStore(server.config.dataDir) });
+    expect(await count()).toEqual(before);
+    expect((await points()).balance).toBe(balance);
   });
 });
