@@ -44,7 +44,11 @@ export const taskMessages = {
   alreadyCompleted: 'This objective is already completed',
 } as const;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: taskMessages.dateRequired });
+/** A calendar date YYYY-MM-DD that exists (2026-02-30 does not). */
+const date = z
+  .string({ error: taskMessages.dateRequired })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: taskMessages.dateRequired })
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: taskMessages.dateRequired });
 
 /** One comment of a task log's thread. `is_review`: the young person's review (at most one per log). */
 export const taskCommentSchema = syncedRowSchema.extend({

@@ -204,6 +204,12 @@ describe('staff: objectives, filling and completing', () => {
     const noTitle = await create({ form_id: await formId('Education'), title: ' ', task_date: 'soon' });
     expect(noTitle.status).toBe(422);
     expect(noTitle.body).toMatchObject({ errors: { title: [taskMessages.titleRequired], task_date: [taskMessages.dateRequired] } });
+    for (const task_date of ['2026-02-30', '2026-13-01', undefined]) {
+      const res = await create({ form_id: await formId('Education'), title: 'Dated', task_date });
+      expect(res.status, String(task_date)).toBe(422);
+      expect(res.body).toMatchObject({ errors: { task_date: [taskMessages.dateRequired] } });
+    }
+    expect((await create('not an object')).status).toBe(422);
   });
 
   it('a create with a client id sent again answers the same objective', async () => {
