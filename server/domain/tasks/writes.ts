@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
-import { entryLimits } from '../../../src/contract/entries';
+import { entryLimits, entryMessages } from '../../../src/contract/entries';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { answersSchemaFor, fileAnswerSchema, formMessages, readFields, type FormField } from '../../../src/contract/forms';
 import { TASKS_PUSH_MESSAGE } from '../../../src/contract/push';
 import {
@@ -71,7 +72,7 @@ function announce(app: FastifyInstance, auth: SignedIn, log: LockedLog, topics: 
 /** 422 unless at most maxFiles attachments; the checked files otherwise. */
 function commentUploads(request: FastifyRequest, problems: Problems, existing = 0) {
   const uploads = checkUploads(request, problems, { canvas: false });
-  if (existing + uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', `You can add up to ${entryLimits.maxFiles} files`);
+  if (existing + uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
   return uploads.attachments;
 }
 
@@ -167,8 +168,9 @@ export async function updateTaskComment(app: FastifyInstance, auth: SignedIn, id
     .where('c.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!found) throw new HttpError(404, taskMessages.commentNotFound);
-  const log = await loadLog(app.db, auth, found.task_log_id, false).catch(() => {
-    throw new HttpError(404, taskMessages.commentNotFound);
+  const log = await loadLog(app.db, auth, found.task_log_id, false).catch((error: unknown) => {
+    // The objective is gone or out of reach: so is its comment.
+    throw error instanceof HttpError && error.statusCode === 404 ? new HttpError(404, taskMessages.commentNotFound) : error;
   });
   const problems = new Problems();
   const raw: Body = {};
@@ -235,7 +237,7 @@ export async function createTask(app: FastifyInstance, auth: SignedIn, residentI
   problems.throwIfAny();
   const input = parsed.data!;
   const version = await latestFormVersion(app.db, auth.tenantId, input.form_id);
-  if (!version) throw new HttpError(422, 'Some details need fixing', { form_id: [taskMessages.formRequired] });
+  if (!version) throw new HttpError(422, chosen.validationFailed, { form_id: [taskMessages.formRequired] });
   let logId: string;
   try {
     logId = await app.db.transaction().execute(async (tx) => {
@@ -326,7 +328,7 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
   try {
     await app.db.transaction().execute(async (tx) => {
       const log = await loadLog(tx, auth, logId, true);
-      if (log.status === 'completed') throw new HttpError(422, 'Some details need fixing', { status: [taskMessages.alreadyCompleted] });
+      if (log.status === 'completed') throw new HttpError(422, chosen.validationFailed, { status: [taskMessages.alreadyCompleted] });
       const answers: Record<string, unknown> = { ...log.answers };
       for (const [key, value] of Object.entries(input.answers ?? {})) {
         if (value === null) delete answers[key];
