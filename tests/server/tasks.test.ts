@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formMessages, formSchema, FORM_FIELD_KINDS } from '../../src/contract/forms';
 import { pageSchema } from '../../src/contract/sync';
@@ -136,6 +137,33 @@ describe('reads', () => {
     const bad = await jamie.get(`/api/v1/projects/residents/${jamieId()}/tasks/complete?filters[0][0]=nope&filters[0][1]==&filters[0][2]=1`);
     expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({ errors: { filters: [expect.any(String)] } });
+  });
+});
+
+describe('staff reads and tombstones', () => {
+  it("staff of Jamie's home read his lists and are told when he comments", async () => {
+    const log = (await tab(ali, jamieId(), 'incomplete')).data[0]!;
+    expect(log.resident_id).toBe(jamieId());
+    const stream = await openStream(server, ali);
+    expect((await comment(jamie, log.id, 'Done half of it')).status).toBe(201);
+    await stream.waitFor(/"tasks"/);
+    stream.close();
+  });
+
+  it('a deleted objective comes as a tombstone with with_trashed=1 and is 404 everywhere else', async () => {
+    const log = await newObjective('Health and wellbeing', 'To be withdrawn');
+    const all = await tab(jamie, jamieId(), 'incomplete', '?with_trashed=1&per_page=500&checkpoint[updated_at]=1970-01-01T00:00:00.000000Z&checkpoint[id]=00000000-0000-0000-0000-000000000000');
+    const cp = all.meta.checkpoint!;
+    // No endpoint deletes objectives yet; this stands in for the one that will.
+    await server.db.updateTable('tasks').set({ deleted_at: sql`now()` }).where('id', '=', log.task_id).execute();
+    await server.db.updateTable('task_logs').set({ updated_at: sql`now()` }).where('id', '=', log.id).execute();
+    const since = `checkpoint[updated_at]=${encodeURIComponent(cp.updated_at)}&checkpoint[id]=${cp.id}`;
+    const tomb = await tab(jamie, jamieId(), 'incomplete', `?with_trashed=1&${since}`);
+    expect(tomb.data.map((l) => [l.id, l.deleted_at !== null])).toEqual([[log.id, true]]);
+    expect((await tab(jamie, jamieId(), 'incomplete', `?${since}`)).data).toEqual([]);
+    expect((await jamie.get(`/api/v1/tasks/${log.task_id}`)).status).toBe(404);
+    expect((await jamie.get(`/api/v1/tasks/${log.task_id}/logs/latest`)).status).toBe(404);
+    expect((await comment(jamie, log.id, 'Hello?')).status).toBe(404);
   });
 });
 
