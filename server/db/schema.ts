@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0004-access-revocations.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0005-objectives.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -199,7 +199,8 @@ export interface VoiceEntriesTable extends EntryColumns {
   category_id: string;
 }
 
-export type FileEntryType = EntryKind | 'comment';
+/** 0005: 'task_comment' (files of a task-log comment) and 'task_log' (file answers of a log). */
+export type FileEntryType = EntryKind | 'comment' | 'task_comment' | 'task_log';
 
 /** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
 export interface EntryFilesTable {
@@ -265,6 +266,65 @@ export interface EntryAccessRevocationsTable {
   revoked_at: Timestamp;
 }
 
+/** 0005: a form template (name = the objective's category). */
+export interface FormsTable extends EntityColumns {
+  name: string;
+  description: string | null;
+}
+
+/** 0005: one version of a form's definition (contract forms.ts formFieldsSchema). */
+export interface FormVersionsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  form_id: string;
+  version: number;
+  fields: ColumnType<unknown[], string, string>;
+  created_at: Timestamp;
+}
+
+export interface TasksTable extends EntityColumns {
+  resident_id: string;
+  form_id: string;
+  creator_id: string;
+  title: string;
+  description: string | null;
+  task_date: DateText;
+}
+
+export interface TaskLogsTable extends EntityColumns {
+  task_id: string;
+  form_version_id: string;
+  status: ColumnType<'current' | 'completed', 'current' | 'completed' | undefined, 'current' | 'completed'>;
+  answers: ColumnType<Record<string, unknown>, string | undefined, string>;
+  completed_at: NullableTimestamp;
+  completed_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface TaskLogCommentsTable {
+  /** A UUIDv7, or the client's own UUID given on create: threads order by (created_at, id). */
+  id: string;
+  tenant_id: string;
+  task_log_id: string;
+  creator_id: string;
+  comment: string;
+  is_review: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+  edited_at: NullableTimestamp;
+}
+
+/** 0005: append-only; unique (reason, source_id); the sum is residents.reward_points. */
+export interface PointsLedgerTable {
+  id: Generated<string>;
+  tenant_id: string;
+  resident_id: string;
+  delta: number;
+  reason: string;
+  source_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface PushSubscriptionsTable {
   id: Generated<string>;
   tenant_id: string;
@@ -319,6 +379,12 @@ export interface Database {
   entry_files: EntryFilesTable;
   emojis: EmojisTable;
   entry_access_revocations: EntryAccessRevocationsTable;
+  forms: FormsTable;
+  form_versions: FormVersionsTable;
+  tasks: TasksTable;
+  task_logs: TaskLogsTable;
+  task_log_comments: TaskLogCommentsTable;
+  points_ledger: PointsLedgerTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -65,6 +65,35 @@ export async function reachableResident(app: FastifyInstance, auth: SignedIn, re
   return { ...row, isSelf: row.user_id === auth.userId };
 }
 
+/**
+ * Who may read an objective (a task, its logs, their comments and files), docs/api.md: the young
+ * person it belongs to, and the staff of that young person's home (home_staff, not deleted; key
+ * workers set objectives, so nothing is "shared" one by one). Anyone else, another young person,
+ * another home, another site, gets 404. Condition on a tasks alias (`task`).
+ */
+export function taskReadable(auth: SignedIn, alias = 'task'): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${alias}.resident_id`)} in (
+    select r.id from residents r
+    where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and (
+      r.user_id = ${auth.userId}
+      or r.home_id in (select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null)
+    )
+  )`;
+}
+
+/**
+ * A resident that a member of staff may set objectives for: one in a home they work in. The young
+ * person themselves (and anyone else who can reach the record but is not staff) is refused with 403;
+ * a resident they cannot reach at all is a 404, as everywhere.
+ */
+export async function staffReachableResident(app: FastifyInstance, auth: SignedIn, residentId: string): Promise<ReachableResident> {
+  const resident = await reachableResident(app, auth, residentId);
+  if (resident.isSelf || !(await staffHomes(app, auth).where('home_staff.home_id', '=', resident.home_id).executeTakeFirst())) {
+    throw new HttpError(403, chosen.forbidden);
+  }
+  return resident;
+}
+
 /** Subquery: ids of the homes where the signed-in person is staff. */
 function staffHomes(app: FastifyInstance, auth: SignedIn) {
   return app.db

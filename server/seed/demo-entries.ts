@@ -153,7 +153,7 @@ function londonDateTime(at: number): { entry_date: string; entry_time: string } 
 }
 
 /** A small RGBA PNG made with zlib: a yellow sun on a transparent background. */
-function demoDrawingPng(size = 32): Buffer {
+export function demoDrawingPng(size = 32): Buffer {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;

@@ -5,6 +5,7 @@ import { encrypt, type Keys } from '../lib/crypto';
 import { hashPassword } from '../lib/passwords';
 import { hashRecoveryCode } from '../lib/recovery-codes';
 import { seedDemoEntries } from './demo-entries';
+import { seedDemoObjectives } from './demo-objectives';
 import type { FileStore } from '../lib/file-store';
 
 /**
@@ -179,6 +180,7 @@ export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { file
     }
 
     await seedDemoEntries(db, tenantId, options.files);
+    await seedDemoObjectives(db, tenantId, options.files);
   }
   await topUpDemo(db);
 }

@@ -138,5 +138,8 @@ export const nsfwResultSchema = z.object({
 });
 export const nsfwResponseSchema = envelope(nsfwResultSchema);
 
-/** GET /v1/files/view?file_id=...&module=journal|voice|comment (bytes). */
-export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment']);
+/**
+ * GET /v1/files/view?file_id=...&module=journal|voice|comment|task_comment|task_log (bytes);
+ * task_comment: a file of an objective's comment, task_log: a file answer of a task log (issue 9).
+ */
+export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment', 'task_comment', 'task_log']);

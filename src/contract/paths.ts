@@ -9,7 +9,7 @@ import { ENTRY_KINDS, type EntryKind } from './entry-kind';
  * tests/unit/paths.test.ts checks that every builder's output matches its own pattern and that
  * every route the server registers is in this table.
  *
- * Paths of SPEC §7 that nothing serves yet (rewards, tasks, documents) are here so the features that
+ * Paths of SPEC §7 that nothing serves yet (rewards, documents) are here so the features that
  * come next start from the table, not from a literal.
  */
 
@@ -113,7 +113,7 @@ export const paths = {
   rewardsHistory: restRoute('/v1/projects/residents/:id/rewards/history'),
   rewardExchange: restRoute('/v1/projects/residents/:id/rewards/:rewardId/exchange'),
 
-  // Tasks (not served yet)
+  // Tasks (issue 9)
   tasksComplete: restRoute('/v1/projects/residents/:id/tasks/complete'),
   tasksIncomplete: restRoute('/v1/projects/residents/:id/tasks/incomplete'),
   task: restRoute('/v1/tasks/:id'),
@@ -121,6 +121,14 @@ export const paths = {
   taskLogComments: restRoute('/v1/tasks/logs/comments'),
   /** GET, or POST with `_method=PUT`. */
   taskLogComment: restRoute('/v1/tasks/logs/comments/:id'),
+  /** Addition (docs/api.md), staff only: POST makes an objective for this young person. */
+  residentTasks: restRoute('/v1/projects/residents/:id/tasks'),
+  /** Addition, staff only: POST with `_method=PUT` fills or completes a task log. */
+  taskLog: restRoute('/v1/tasks/logs/:id'),
+  /** Addition: the points ledger of a young person (checkpoint list, with the balance). */
+  residentPoints: restRoute('/v1/projects/residents/:id/points'),
+  /** Addition: form templates with their newest definition (checkpoint list). */
+  forms: restRoute('/v1/forms'),
 
   // Other
   staffRoster: restRoute('/v1/rotas/staff-roster'),
@@ -156,6 +164,6 @@ export function allRoutes(): RestRoute[] {
   return [...routes.values()];
 }
 
-/** GET /v1/files/view?file_id=&module=journal|voice|comment, as src/api/files/view-file.ts asks for it. */
-export const fileViewPath = (fileId: string, module: EntryKind | 'comment'): string =>
+/** GET /v1/files/view?file_id=&module=journal|voice|comment|task_comment|task_log, as src/api/files/view-file.ts asks for it. */
+export const fileViewPath = (fileId: string, module: EntryKind | 'comment' | 'task_comment' | 'task_log'): string =>
   `${paths.fileView.build()}?file_id=${encodeURIComponent(fileId)}&module=${encodeURIComponent(module)}`;

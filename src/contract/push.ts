@@ -23,3 +23,6 @@ export type PushMessage = z.infer<typeof pushMessageSchema>;
 
 /** Sent to a young person's browsers when staff reply on one of their entries. */
 export const REPLY_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['feedback'] };
+
+/** Sent to a young person's browsers when staff set, fill or comment on one of their objectives. */
+export const TASKS_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['tasks'] };

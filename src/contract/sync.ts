@@ -62,6 +62,10 @@ export const SYNC_TOPICS = [
   'journal',
   'voice',
   'settings',
+  /** Objectives: task logs (both tabs), their comments (issue 9). */
+  'tasks',
+  /** The points ledger; the resident's reward_points moves with it. */
+  'points',
 ] as const;
 export type SyncTopic = (typeof SYNC_TOPICS)[number];
 

@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes, paths } from '../../src/contract/paths';
 import { startTestServer, type TestServer } from './support/server';
 
-/** Paths of SPEC §7 in the table that nothing serves yet (rewards, tasks, documents). */
+/** Paths of SPEC §7 in the table that nothing serves yet (rewards, documents). */
 const NOT_SERVED_YET = new Set(
   [
     paths.rewards, paths.rewardsHistory, paths.rewardExchange,
-    paths.tasksComplete, paths.tasksIncomplete, paths.task, paths.taskLatestLog, paths.taskLogComments, paths.taskLogComment,
     paths.documents,
   ].map((route) => route.pattern),
 );

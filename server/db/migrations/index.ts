@@ -3,6 +3,7 @@ import { initial } from './0001-initial';
 import { offlineData } from './0002-offline-data';
 import { entryFiles } from './0003-entry-files';
 import { accessRevocations } from './0004-access-revocations';
+import { objectives } from './0005-objectives';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-offline-data': offlineData,
   '0003-entry-files': entryFiles,
   '0004-access-revocations': accessRevocations,
+  '0005-objectives': objectives,
 };
 
 export const migrationProvider: MigrationProvider = {

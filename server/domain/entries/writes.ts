@@ -9,6 +9,9 @@ import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 
+/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks). */
+export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks';
+
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 
 export interface OwnResident {
@@ -68,7 +71,7 @@ export function clientIdOf(body: Record<string, unknown>): string | undefined {
 async function clientIdState(
   db: Kysely<Database>,
   auth: SignedIn,
-  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  table: ClientIdTable,
   id: string,
   entryType?: EntryKind,
 ): Promise<'free' | 'mine' | 'taken'> {
@@ -90,7 +93,7 @@ async function clientIdState(
 export async function createdBefore<T>(
   db: Kysely<Database>,
   auth: SignedIn,
-  table: 'journal_entries' | 'voice_entries' | 'entry_comments',
+  table: ClientIdTable,
   id: string,
   present: () => Promise<T>,
   entryType?: EntryKind,

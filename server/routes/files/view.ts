@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { fileModuleSchema } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
@@ -9,10 +9,12 @@ import { entryReadable } from '../../domain/access';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import { paths } from '../../../src/contract/paths';
+import { taskFileReadable } from '../../domain/tasks/queries';
 
 /**
  * GET /api/v1/files/view?file_id=&module=journal|voice|comment: the bytes of an attachment or
- * drawing, to whoever may read the owning entry (for a comment: the comment's entry); 404 for
+ * drawing, to whoever may read the owning entry (for a comment: the comment's entry; for an
+ * objective's comment or file answer: whoever may read the objective, domain/tasks); 404 for
  * everything else, including a module that does not match the file. Served with the type detected
  * at upload, inline (PDFs as attachment), never sniffed, never cached, and sandboxed.
  */
@@ -34,6 +36,10 @@ export default async function fileViewRoute(app: FastifyInstance) {
 
     let entryType: EntryKind;
     let entryId: string;
+    if (file.entry_type === 'task_comment' || file.entry_type === 'task_log') {
+      if (!(await taskFileReadable(app, auth, file.entry_type, file.entry_id))) throw new HttpError(404, chosen.notFound);
+      return sendFile(request, reply, auth.tenantId, file);
+    }
     if (file.entry_type === 'comment') {
       const comment = await app.db
         .selectFrom('entry_comments')
@@ -59,10 +65,13 @@ export default async function fileViewRoute(app: FastifyInstance) {
       .where(entryReadable(auth))
       .executeTakeFirst();
     if (!readable) throw new HttpError(404, chosen.notFound);
+    return sendFile(request, reply, auth.tenantId, file);
+  });
 
+  async function sendFile(request: FastifyRequest, reply: FastifyReply, tenantId: string, file: { id: string; name: string; mime: string; storage_key: string }) {
     let bytes: Buffer;
     try {
-      bytes = await app.fileStore.read(auth.tenantId, file.storage_key);
+      bytes = await app.fileStore.read(tenantId, file.storage_key);
     } catch {
       request.log.error({ fileId: file.id }, 'stored file missing');
       throw new HttpError(404, chosen.notFound);
@@ -78,5 +87,5 @@ export default async function fileViewRoute(app: FastifyInstance) {
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
       .header('Cross-Origin-Resource-Policy', 'same-origin')
       .send(bytes);
-  });
+  }
 }
