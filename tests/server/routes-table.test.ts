@@ -3,7 +3,7 @@ import { allRoutes, paths } from '../../src/contract/paths';
 import { startTestServer, type TestServer } from './support/server';
 
 /** Paths of SPEC §7 in the table that nothing serves yet (rewards, documents). */
-const NOT_SERVED_YET = new Set(
+const NOT_SERVED_YET = new Set<string>(
   [
     paths.rewards, paths.rewardsHistory, paths.rewardExchange,
     paths.documents,
