@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clientIdSchema, fileSchema } from './entries';
 import { envelope } from './envelope';
-import { answersSchema } from './forms';
+import { answersSchema, type FormFieldInput } from './forms';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 
@@ -42,7 +42,21 @@ export const taskMessages = {
   titleRequired: 'Please give the objective a title',
   dateRequired: 'Please choose a date',
   alreadyCompleted: 'This objective is already completed',
+  /** The app (docs/decisions.md, "Objectives (issue 9): client"). */
+  commentStillSending: 'This comment is still being sent. Please try again in a moment.',
+  reviewPointsOffline: `You are offline. Your review is saved on this device and will be sent when you are back online. Your ${REVIEW_POINTS} points arrive when it is sent.`,
 } as const;
+
+/**
+ * The young person's review of a completed objective, as a form (filled in with the shared form
+ * renderer): its text is the review comment, its photos the comment's files.
+ */
+export const REVIEW_TEXT_FIELD = 'how_it_went';
+export const REVIEW_PHOTOS_FIELD = 'photos';
+export const REVIEW_FORM_FIELDS = [
+  { id: REVIEW_TEXT_FIELD, kind: 'large_text', label: 'How do you think it went?', help_text: null, required: true },
+  { id: REVIEW_PHOTOS_FIELD, kind: 'embedded_files', label: 'Add photos', help_text: 'If you like, add up to 5 photos.', required: false },
+] as const satisfies readonly FormFieldInput[];
 
 /** A calendar date YYYY-MM-DD that exists (2026-02-30 does not). */
 const date = z

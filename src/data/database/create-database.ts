@@ -12,6 +12,7 @@ import type { DataKey } from '../crypto/key-vault';
 import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
+import { keepNewestStorage, type KeepNewest } from './keep-newest';
 
 /** RxDB open-core allows at most 13 open collections per JS process (ARCHITECTURE "Known facts"). */
 export const MAX_COLLECTIONS = 13;
@@ -26,6 +27,11 @@ export interface HearthCollectionDefinition<T, K extends keyof T & string = neve
   readonly schema: RxJsonSchema<T>;
   readonly encrypted: readonly K[];
   readonly migrationStrategies: MigrationStrategies;
+  /**
+   * Optional: whether `next` may replace the stored document (false: the write is refused as a
+   * conflict, see ./keep-newest.ts). It runs above the encryption and sees plain documents.
+   */
+  readonly keepNewest?: KeepNewest<T>;
   /** Type-level only: the plain document type. */
   readonly [documentType]?: T;
 }
@@ -44,6 +50,7 @@ export function defineCollection<T>() {
     schema: HearthSchema<T>;
     encrypted: readonly K[];
     migrationStrategies?: MigrationStrategies;
+    keepNewest?: KeepNewest<T>;
   }): HearthCollectionDefinition<T, K> => {
     const schema = { ...definition.schema, encrypted: [...definition.encrypted] } as RxJsonSchema<T>;
     const name = schema.title ?? String(schema.primaryKey);
@@ -64,7 +71,7 @@ export function defineCollection<T>() {
         throw new CollectionDefinitionError(`${name}: missing migration strategy for version ${v}`);
       }
     }
-    return { schema, encrypted: definition.encrypted, migrationStrategies };
+    return { schema, encrypted: definition.encrypted, migrationStrategies, ...(definition.keepNewest ? { keepNewest: definition.keepNewest } : {}) };
   };
 }
 
@@ -123,7 +130,14 @@ export async function createHearthDatabase<C extends CollectionDefinitions>(
   }
   const validate = await addPlugins(options.devMode ?? true);
 
-  let storage: RxStorage<unknown, unknown> = wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: options.key });
+  // Above the encryption: the rules see plain documents (and RxDB's `previous`, the stored revision).
+  const rules = Object.fromEntries(
+    names.flatMap((name) => {
+      const rule = options.collections[name]?.keepNewest;
+      return rule ? [[name, rule as KeepNewest]] : [];
+    }),
+  );
+  let storage: RxStorage<unknown, unknown> = keepNewestStorage(wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: options.key }), rules);
   if (import.meta.env.DEV && validate) {
     // Dev-mode demands a validator at the top; it sees plain documents (outside the encryption).
     const { wrappedValidateZSchemaStorage } = await import('rxdb/plugins/validate-z-schema');

@@ -10,3 +10,7 @@ export { usePastCalendar, useUpcomingCalendar } from './use-calendar';
 export { useEventTypes } from './use-event-types';
 export { useUserPhoto } from './use-user-photo';
 export { useSyncStatus } from './use-sync-status';
+export { usePoints } from './use-points';
+export { useDraft } from './use-draft';
+export type { Draft } from './use-draft';
+export type { PointsSummary } from '../replica/task-overlays';

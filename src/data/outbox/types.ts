@@ -18,7 +18,9 @@ export type OutboxCollection =
   | 'files'
   | 'journal'
   | 'voice'
-  | 'comments';
+  | 'comments'
+  | 'tasks'
+  | 'points';
 
 export interface LocalRef {
   readonly collection: OutboxCollection;

@@ -1,6 +1,13 @@
 /**
- * The replica's collections (10 of RxDB open-core's 13; tasks, rewards and documents join later,
- * and small lookup lists share `lookups`: event types, voice categories, emojis).
+ * The replica's collections (12 of RxDB open-core's 13; documents takes the last one later, so
+ * small lookup lists share `lookups`: event types, voice categories, emojis, form names; and
+ * objectives use two: `tasks` (task logs and this device's own comment overlays, by `kind`) and
+ * `points` (the points ledger; reward history joins it later)).
+ *
+ * Drafts have no collection of their own: a form draft (a review being written) is a `files`
+ * document of kind `draft` (`draft:<key>`, content_type application/json, `data` its JSON text),
+ * encrypted like every file, kept across reloads and wiped with the replica at sign-out
+ * (src/data/drafts.ts).
  *
  * Clear: only what queries, sorting and replication need (ids, updated_at, dates and times used as
  * sort keys, type, awaiting/locked state, kind, sync_state, outbox id). Encrypted: everything a
@@ -18,9 +25,11 @@ import type {
   FileDoc,
   JournalDoc,
   LookupDoc,
+  PointsDoc,
   ResidentCollectionDoc,
   RosterDoc,
   StaffDoc,
+  TasksCollectionDoc,
   VoiceDoc,
 } from './types';
 
@@ -307,6 +316,92 @@ export const commentsCollection = defineCollection<CommentDoc>()({
   encrypted: ['comment', 'reaction', 'creator', 'files', 'sync_message', 'sync_server'],
 });
 
+/**
+ * Objectives: task logs (kind `log`, both tabs, from two replications) and the young person's own
+ * comment and review writes made on this device (kind `comment`, overlays until the log's pull
+ * carries them). Clear only what queries need; the task, form, answers, comments, creator and files
+ * are encrypted. A log never goes back in time: a write of an older copy of a log over a newer one
+ * is refused (`keepNewest`), so a late page from the other tab's replication cannot undo a change.
+ */
+export const tasksCollection = defineCollection<TasksCollectionDoc>()({
+  schema: {
+    title: 'tasks',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      kind: { type: 'string', enum: ['log', 'comment'], maxLength: 8 },
+      updated_at: timestamp,
+      task_log_id: id,
+      status: { type: 'string', enum: ['current', 'completed', ''], maxLength: 10 },
+      sort_key: { type: 'string', maxLength: 80 },
+      local_only: { type: 'boolean' },
+      // A log
+      task_id: nullableString,
+      resident_id: nullableString,
+      answers: looseObject,
+      completed_at: nullableString,
+      reviewed: { type: 'boolean' },
+      task: looseObject,
+      form_version: looseObject,
+      comments: { type: 'array', items: looseObject },
+      created_at: { type: 'string' },
+      // A comment overlay
+      comment: { type: 'string' },
+      is_review: { type: 'boolean' },
+      edited_at: nullableString,
+      creator: looseObject,
+      files: { type: 'array', items: looseObject },
+      ...syncProperties,
+    },
+    required: ['id', 'kind', 'updated_at', 'task_log_id', 'status', 'sort_key', 'local_only', ...syncRequired],
+    indexes: [['kind', 'status', 'sort_key'], ['kind', 'task_log_id']],
+  },
+  encrypted: [
+    'task_id',
+    'resident_id',
+    'answers',
+    'completed_at',
+    'reviewed',
+    'task',
+    'form_version',
+    'comments',
+    'created_at',
+    'comment',
+    'is_review',
+    'edited_at',
+    'creator',
+    'files',
+    'sync_message',
+    'sync_server',
+  ],
+  keepNewest: (stored, next) => stored.kind !== 'log' || next.kind !== 'log' || next.updated_at >= stored.updated_at,
+});
+
+/** The points ledger (append-only on the server): the balance is the sum of `delta`. */
+export const pointsCollection = defineCollection<PointsDoc>()({
+  schema: {
+    title: 'points',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      updated_at: timestamp,
+      sort_key: { type: 'string', maxLength: 40 },
+      delta: { type: 'integer' },
+      reason: { type: 'string' },
+      source_id: nullableString,
+      created_at: { type: 'string' },
+      ...syncProperties,
+    },
+    required: ['id', 'updated_at', 'sort_key', ...syncRequired],
+    indexes: ['sort_key'],
+  },
+  encrypted: ['delta', 'reason', 'source_id', 'created_at', 'sync_message', 'sync_server'],
+});
+
 export const replicaCollections = {
   resident: residentCollection,
   staff: staffCollection,
@@ -318,4 +413,6 @@ export const replicaCollections = {
   journal: journalCollection,
   voice: voiceCollection,
   comments: commentsCollection,
+  tasks: tasksCollection,
+  points: pointsCollection,
 };

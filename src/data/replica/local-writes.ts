@@ -20,7 +20,9 @@ export type ReplicaCollectionName =
   | 'files'
   | 'journal'
   | 'voice'
-  | 'comments';
+  | 'comments'
+  | 'tasks'
+  | 'points';
 
 type Doc = Record<string, unknown> & { id: string };
 

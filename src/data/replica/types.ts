@@ -15,6 +15,7 @@ import type { EntryKind } from '@/contract/entry-kind';
 import type { FeedbackItem } from '@/contract/feedback';
 import type { AssociatedUser, ResidentDetails } from '@/contract/residents';
 import type { RosterItem } from '@/contract/rota';
+import type { PointsEntry, TaskComment, TaskLog } from '@/contract/tasks';
 import type { Account } from '@/contract/users';
 
 export type SyncStateName = 'synced' | 'pending' | 'failed';
@@ -50,8 +51,8 @@ export type StaffDoc = Row<AssociatedUser> & SyncFields;
 export type RosterDoc = Row<RosterItem> & SyncFields;
 /** `sort_key` = `start_date` + `T` + (`start_time` or `00:00`): one clear, required, indexed sort field. */
 export type CalendarDoc = Row<CalendarInstance> & SyncFields & { sort_key: string };
-export type LookupKind = 'event_type' | 'voice_category' | 'emoji';
-/** One item of a small lookup list (event types, voice categories, emojis). */
+export type LookupKind = 'event_type' | 'voice_category' | 'emoji' | 'form';
+/** One item of a small lookup list (event types, voice categories, emojis, form names). */
 export interface LookupDoc extends SyncFields {
   id: string;
   kind: LookupKind;
@@ -64,16 +65,18 @@ export type EventTypeDoc = Row<EventType>;
 export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
 /**
  * Cached bytes, base64 in an encrypted field, keyed by a cache key: `photo:<user id>` (profile
- * photos), `file:<module>:<file id>` (entry and comment attachments viewed online), `local:<file id>`
- * (an attachment or drawing written on this device and not uploaded yet, see src/entries/data).
+ * photos), `file:<module>:<file id>` (entry, comment and objective files viewed online),
+ * `local:<file id>` (an attachment or drawing written on this device and not uploaded yet, see
+ * src/entries/data), `draft:<key>` (a form draft: `data` is its JSON text, content_type
+ * application/json, see src/data/drafts.ts).
  */
-export type FileKind = 'photo' | 'file' | 'local';
+export type FileKind = 'photo' | 'file' | 'local' | 'draft';
 export interface FileDoc extends SyncFields {
   id: string;
   kind: FileKind;
   updated_at: string;
   content_type: string;
-  /** base64 of the bytes; null when the server has none (a remembered 404). */
+  /** base64 of the bytes (a draft: its JSON text); null when the server has none (a remembered 404). */
   data: string | null;
 }
 
@@ -93,6 +96,47 @@ export type EntryDoc = JournalDoc | VoiceDoc;
 /** A comment of a journal or voice entry (`entry_type` says which). */
 export type CommentDoc = Row<Comment> & SyncFields & { entry_type: EntryKind; local_only: boolean };
 export type VoiceCategoryDoc = Row<VoiceCategory>;
+
+/**
+ * The `tasks` collection holds two kinds of documents (as `resident` holds details and the account):
+ * - `log`: a task log as the server lists it (both tabs), `status` current or completed, its
+ *   comments newest first; `task_log_id` is its own id; `sort_key` = task date + `T` + created_at
+ *   (newest task date first).
+ * - `comment`: the young person's own comment or review written on this device (an optimistic
+ *   overlay on the log's thread): pending, failed, or synced until the log's next pull carries it.
+ *   `status` is '' and `sort_key` its created_at.
+ * Clear: id, kind, updated_at, task_log_id, status, sort_key, local_only, sync fields; the rest is
+ * encrypted.
+ */
+export type TaskLogDoc = Row<TaskLog> & SyncFields & { kind: 'log'; task_log_id: string; sort_key: string; local_only: false };
+export type TaskCommentOverlayDoc = Row<TaskComment> &
+  SyncFields & {
+    kind: 'comment';
+    status: '';
+    sort_key: string;
+    /** The server has not created it yet (a create still on its way). */
+    local_only: boolean;
+  };
+export type TaskDoc = TaskLogDoc | TaskCommentOverlayDoc;
+/** What the `tasks` collection stores: either kind, every field of the other optional. */
+export interface TasksCollectionDoc
+  extends SyncFields,
+    Partial<Omit<TaskLogDoc, 'id' | 'kind' | 'updated_at' | 'task_log_id' | 'status' | 'sort_key' | 'local_only' | keyof SyncFields>>,
+    Partial<Omit<TaskCommentOverlayDoc, 'id' | 'kind' | 'updated_at' | 'task_log_id' | 'status' | 'sort_key' | 'local_only' | keyof SyncFields>> {
+  id: string;
+  kind: 'log' | 'comment';
+  updated_at: string;
+  task_log_id: string;
+  status: TaskLog['status'] | '';
+  sort_key: string;
+  local_only: boolean;
+}
+
+/**
+ * One entry of the points ledger (GET /v1/projects/residents/{id}/points). `sort_key` = created_at.
+ * Named generically: reward history joins the same ledger later.
+ */
+export type PointsDoc = Omit<Row<PointsEntry>, 'resident_id'> & SyncFields & { sort_key: string };
 export type EmojiDoc = Row<Emoji>;
 
 /** What the `resident` collection stores: details documents and the one account document. */

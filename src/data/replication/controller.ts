@@ -22,17 +22,20 @@ import {
   emojisReplication,
   eventTypesReplication,
   feedbackReplication,
+  formsReplication,
   journalReplication,
+  pointsReplication,
   residentReplication,
   rotaReplication,
   staffReplication,
+  tasksReplication,
   voiceCategoriesReplication,
   voiceReplication,
   type Replicated,
 } from './endpoints';
 import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
 import { setResyncTarget } from './resync';
-import { markSynced, patchStatus, setFirstPullPending } from './sync-status';
+import { markSynced, patchStatus, updatePull } from './sync-status';
 import { localDay } from './today';
 
 export const PERIODIC_PULL_MS = 5 * 60_000;
@@ -60,7 +63,7 @@ export interface ReplicationHandle {
   awaitInitial(): Promise<void>;
   /** Resolves when no replication has work left (tests). */
   awaitInSync(): Promise<void>;
-  /** The running replications by key (resident, staff, rota, calendar, event_types, feedback). */
+  /** The running replications by key (resident, staff, rota, calendar, event_types, feedback, tasks:current...). */
   states(): ReadonlyMap<string, RxReplicationState<PulledDoc, Checkpoint>>;
   /**
    * Runs an extra replication (a comment thread) while someone holds it; the returned function
@@ -86,46 +89,52 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   const refreshSyncing = () => patchStatus({ syncing: [...active.values()].some(Boolean) });
 
-  const events = {
+  /** What a replication's requests report: the shared status, and this replication's own state. */
+  const eventsFor = (replicated: Replicated) => ({
     onFailure(failure: Failure, config: PullConfig) {
       if (failure.status === 401 || failure.status === 419) {
         patchStatus({ error: 'Session expired' });
         void handle.stop();
         return;
       }
-      setFirstPullPending(config.collection, false);
+      updatePull(replicated.key, config.collection, { firstPullPending: false, failed: true });
       // Offline (status 0) is not an error to show: the offline banner says it.
       if (failure.status !== 0) patchStatus({ error: failure.message || `Sync failed (${failure.status})` });
     },
-    onSuccess(_config: PullConfig, caughtUp: boolean) {
+    onSuccess(config: PullConfig, caughtUp: boolean) {
+      updatePull(replicated.key, config.collection, caughtUp ? { failed: false, caughtUp: true } : { failed: false });
       if (caughtUp) markSynced(new Date().toISOString());
     },
-  };
+  });
 
   function run(replicated: Replicated, leaderOnly = true): void {
     if (stopped || running.has(replicated.key)) return;
     const collection = db.collections[replicated.config.collection as ReplicaCollectionName];
     const config =
       options.perPage && replicated.config.kind === 'pages' ? { ...replicated.config, perPage: options.perPage } : replicated.config;
-    const state = startPull(collection as never, config, events, {
+    const state = startPull(collection as never, config, eventsFor(replicated), {
       waitForLeadership: leaderOnly && (options.waitForLeadership ?? true),
       retryTime: options.retryTime,
     });
     const subs = [
       state.active$.subscribe((isActive) => {
+        const was = active.get(replicated.key) ?? false;
         active.set(replicated.key, isActive);
         refreshSyncing();
+        // Idle again: what it pulled is written; let it tidy what depends on it.
+        if (was && !isActive && replicated.afterPull && !stopped) void replicated.afterPull(open).catch(() => undefined);
       }),
       state.error$.subscribe((error) => {
         const cause = (error as { parameters?: { errors?: { name?: string }[] } }).parameters?.errors?.[0];
         if (!cause || cause.name !== PullError.name) patchStatus({ error: error.message });
       }),
     ];
-    setFirstPullPending(replicated.config.collection, true);
-    void state
-      .awaitInitialReplication()
-      .then(() => setFirstPullPending(replicated.config.collection, false))
-      .catch(() => setFirstPullPending(replicated.config.collection, false));
+    const { collection: name } = replicated.config;
+    updatePull(replicated.key, name, { firstPullPending: true });
+    const firstDone = () => {
+      if (running.get(replicated.key)?.state === state) updatePull(replicated.key, name, { firstPullPending: false });
+    };
+    void state.awaitInitialReplication().then(firstDone, firstDone);
     running.set(replicated.key, { replicated, state, subs });
   }
 
@@ -135,6 +144,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     running.delete(key);
     active.delete(key);
     entry.subs.forEach((s) => s.unsubscribe());
+    updatePull(key, entry.replicated.config.collection, null);
     // Best effort: let a page that is being written store its checkpoint (else it is fetched again).
     const internal = entry.state.internalReplicationState;
     if (internal) {
@@ -152,6 +162,9 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       run(residentReplication(identity.residentId));
       run(calendarReplication(identity.residentId));
       if (identity.homeIds.length > 0) run(staffReplication(identity.residentId));
+      run(tasksReplication(identity.residentId, 'current'));
+      run(tasksReplication(identity.residentId, 'completed'));
+      run(pointsReplication(identity.residentId));
     }
     if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
     run(eventTypesReplication());
@@ -160,6 +173,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     run(voiceReplication());
     run(voiceCategoriesReplication());
     run(emojisReplication());
+    run(formsReplication());
   }
 
   const holders = new Map<string, number>();
@@ -253,7 +267,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       stopped = true;
       cleanups.splice(0).forEach((fn) => fn());
       await Promise.all([...running.keys()].map((key) => cancel(key)));
-      patchStatus({ syncing: false, firstPullPending: new Set() });
+      patchStatus({ syncing: false, firstPullPending: new Set(), pulls: new Map() });
     },
   };
   return handle;

@@ -19,7 +19,11 @@ import { feedbackPageSchema, type FeedbackItem } from '@/contract/feedback';
 import { entryPaths, paths } from '@/contract/paths';
 import { associatedUsersPageSchema, residentDetailsResponseSchema, type AssociatedUser, type ResidentDetails } from '@/contract/residents';
 import { rosterPageSchema, type RosterItem } from '@/contract/rota';
+import { formSchema, type Form } from '@/contract/forms';
 import { pageSchema, type SyncTopic } from '@/contract/sync';
+import { pointsPageSchema, taskLogPageSchema, type PointsEntry, type TaskComment, type TaskLog, type TaskLogStatus } from '@/contract/tasks';
+import type { OpenReplica } from '../replica/replica-store';
+import { pruneTaskOverlays } from '../replica/task-overlays';
 import type { PullConfig } from './pull';
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */
@@ -27,6 +31,8 @@ export interface Replicated {
   readonly key: string;
   readonly topics: readonly SyncTopic[];
   readonly config: PullConfig;
+  /** Runs each time it has written what it pulled and is idle again (tidying what depends on it). */
+  readonly afterPull?: (open: OpenReplica) => Promise<void>;
 }
 
 function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'> {
@@ -202,4 +208,85 @@ export function commentsReplication(entryType: EntryKind, entryId: string): Repl
     toDoc: (row) => commentDocOf(entryType, row),
   };
   return { key: `comments:${entryType}:${entryId}`, topics: [entryType, 'feedback'], config: config as unknown as PullConfig };
+}
+
+/** A task log as the `tasks` collection stores it (kind `log`; newest task date first by `sort_key`). */
+export const taskLogDocOf = (row: TaskLog): Record<string, unknown> => ({
+  ...strip(row),
+  kind: 'log',
+  task_log_id: row.id,
+  sort_key: `${row.task.task_date}T${row.created_at}`,
+  local_only: false,
+});
+
+/** A comment of a task log as this device's overlay document (kind `comment`), without sync fields. */
+export const taskCommentOverlayOf = (row: TaskComment, localOnly = false): Record<string, unknown> => ({
+  ...strip(row),
+  kind: 'comment',
+  status: '',
+  sort_key: row.created_at,
+  local_only: localOnly,
+});
+
+/** Which list each objectives tab replicates from (SPEC §4: current 0, completed 1). */
+export const TASK_TAB_PATHS = {
+  current: paths.tasksIncomplete,
+  completed: paths.tasksComplete,
+} as const satisfies Record<TaskLogStatus, unknown>;
+
+/** The replication key of a tab's list (the fetch-failed messages of SPEC §8 are per tab). */
+export const taskTabKey = (status: TaskLogStatus): string => `tasks:${status}`;
+
+/**
+ * The task logs of one tab, both into `tasks`. A log that completes leaves `incomplete` without a
+ * tombstone and arrives through `complete` with its new status; the collection refuses an older
+ * copy over a newer one (keepNewest in ../replica/collections.ts), whichever list brings it.
+ */
+export function tasksReplication(residentId: string, status: TaskLogStatus): Replicated {
+  const config: PullConfig<TaskLog> = {
+    kind: 'pages',
+    collection: 'tasks',
+    identifier: `${taskTabKey(status)}:${residentId}`,
+    path: TASK_TAB_PATHS[status].build(residentId),
+    schema: taskLogPageSchema,
+    query: { relations: ['comments.creator', 'comments.files'] },
+    toDoc: taskLogDocOf,
+  };
+  return { key: taskTabKey(status), topics: ['tasks'], config: config as unknown as PullConfig, afterPull: (open) => pruneTaskOverlays(open.db) };
+}
+
+/** The points ledger (append-only; an entry never changes). */
+export function pointsReplication(residentId: string): Replicated {
+  const config: PullConfig<PointsEntry> = {
+    kind: 'pages',
+    collection: 'points',
+    identifier: `points:${residentId}`,
+    path: paths.residentPoints.build(residentId),
+    schema: pointsPageSchema,
+    toDoc: (row) => ({
+      id: row.id,
+      updated_at: row.updated_at,
+      sort_key: row.created_at,
+      delta: row.delta,
+      reason: row.reason,
+      source_id: row.source_id,
+      created_at: row.created_at,
+    }),
+  };
+  return { key: 'points', topics: ['points'], config: config as unknown as PullConfig, afterPull: (open) => pruneTaskOverlays(open.db) };
+}
+
+const formsPageSchema = pageSchema(formSchema);
+
+/** Form names (the related-forms answers name them), kept in `lookups` as kind `form`. */
+export function formsReplication(): Replicated {
+  const config: PullConfig<Form> = {
+    kind: 'pages',
+    collection: 'lookups',
+    identifier: 'lookups:forms',
+    path: paths.forms.build(),
+    schema: formsPageSchema,
+    toDoc: (row) => ({ id: row.id, kind: 'form', updated_at: row.updated_at, name: row.name, data: { description: row.description } }),
+  };
+  return { key: 'forms', topics: ['tasks'], config: config as unknown as PullConfig };
 }

@@ -1,6 +1,17 @@
 import { createStore } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 
+/** One running replication (by its key: `journal`, `tasks:current`...) in this start. */
+export interface PullState {
+  readonly collection: ReplicaCollectionName;
+  /** Its first pull of this start has not finished (nor failed) yet. */
+  readonly firstPullPending: boolean;
+  /** Its last request failed (offline too) and none has succeeded since. */
+  readonly failed: boolean;
+  /** It has caught up with the server at least once in this start. */
+  readonly caughtUp: boolean;
+}
+
 export interface ReplicationStatus {
   /** A pull request is running in this tab. */
   readonly syncing: boolean;
@@ -8,8 +19,10 @@ export interface ReplicationStatus {
   readonly lastSyncedAt: string | null;
   /** The last failure that is not simply being offline; null after a success. */
   readonly error: string | null;
-  /** Collections whose first pull of this start has not finished (nor failed) yet. */
+  /** Collections whose first pull of this start has not finished (nor failed) yet (any of their replications). */
   readonly firstPullPending: ReadonlySet<ReplicaCollectionName>;
+  /** Each running replication by key. */
+  readonly pulls: ReadonlyMap<string, PullState>;
 }
 
 const LAST_SYNCED_KEY = 'hearth.lastSyncedAt';
@@ -23,12 +36,14 @@ function readLastSynced(): string | null {
 }
 
 const empty: ReadonlySet<ReplicaCollectionName> = new Set();
+const noPulls: ReadonlyMap<string, PullState> = new Map();
 
 export const replicationStatus = createStore<ReplicationStatus>({
   syncing: false,
   lastSyncedAt: readLastSynced(),
   error: null,
   firstPullPending: empty,
+  pulls: noPulls,
 });
 
 export function patchStatus(patch: Partial<ReplicationStatus>): void {
@@ -48,13 +63,25 @@ export function markSynced(at: string): void {
   }
 }
 
-export function setFirstPullPending(collection: ReplicaCollectionName, pending: boolean): void {
-  const current = replicationStatus.get().firstPullPending;
-  if (current.has(collection) === pending) return;
-  const next = new Set(current);
-  if (pending) next.add(collection);
-  else next.delete(collection);
-  patchStatus({ firstPullPending: next });
+/**
+ * Records what a replication went through (`patch`), or forgets it (null, when it is cancelled).
+ * A collection's first pull is pending while any of its replications' is.
+ */
+export function updatePull(key: string, collection: ReplicaCollectionName, patch: Partial<Omit<PullState, 'collection'>> | null): void {
+  const previous = replicationStatus.get();
+  const before = previous.pulls.get(key);
+  const pulls = new Map(previous.pulls);
+  if (patch === null) {
+    if (!before) return;
+    pulls.delete(key);
+  } else {
+    const next: PullState = { collection, firstPullPending: false, failed: false, caughtUp: false, ...before, ...patch };
+    if (before && before.firstPullPending === next.firstPullPending && before.failed === next.failed && before.caughtUp === next.caughtUp) return;
+    pulls.set(key, next);
+  }
+  const pending = new Set([...pulls.values()].filter((p) => p.firstPullPending).map((p) => p.collection));
+  const same = pending.size === previous.firstPullPending.size && [...pending].every((c) => previous.firstPullPending.has(c));
+  patchStatus({ pulls, ...(same ? {} : { firstPullPending: pending }) });
 }
 
 export function resetStatus(clearLastSynced = false): void {
@@ -65,5 +92,11 @@ export function resetStatus(clearLastSynced = false): void {
       /* ignore */
     }
   }
-  replicationStatus.set({ syncing: false, lastSyncedAt: clearLastSynced ? null : replicationStatus.get().lastSyncedAt, error: null, firstPullPending: empty });
+  replicationStatus.set({
+    syncing: false,
+    lastSyncedAt: clearLastSynced ? null : replicationStatus.get().lastSyncedAt,
+    error: null,
+    firstPullPending: empty,
+    pulls: noPulls,
+  });
 }

@@ -1,7 +1,11 @@
-/** Keys of entry files in the replica's `files` collection (bytes base64 in an encrypted field). */
+/** Keys of entry and objective files in the replica's `files` collection (bytes base64 in an encrypted field). */
 import type { EntryKind } from '@/contract/entry-kind';
 
-export type FileModule = EntryKind | 'comment';
+/**
+ * The `module` of GET /v1/files/view: an entry's files, an entry comment's, an objective
+ * comment's (`task_comment`) or a task log's file answers (`task_log`).
+ */
+export type FileModule = EntryKind | 'comment' | 'task_comment' | 'task_log';
 
 /** A file the server has, cached after viewing it online. */
 export const fileCacheKey = (module: FileModule, fileId: string): string => `file:${module}:${fileId}`;

@@ -4,7 +4,7 @@
  * its photo or drawing offline; the outbox holds its own sealed copy to upload. Once the server
  * has them, settle.ts moves them to the server's file ids.
  */
-import { bytesToBase64 } from '@/contract/base64';
+import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import type { EntryFile } from '@/contract/entries';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
@@ -23,4 +23,16 @@ export async function storeLocalFile(db: ReplicaDatabase, file: Blob, name: stri
   };
   await db.files.upsert(doc);
   return { id, name, mime, size: file.size };
+}
+
+/**
+ * A file written on this device, read back from the replica as a File (its name and type from
+ * `file`): what a write sends again when it is re-queued. Null when its bytes are not here (a
+ * server file, or one already moved to the server's id).
+ */
+export async function readLocalFile(db: ReplicaDatabase, file: EntryFile): Promise<File | null> {
+  const doc = await db.files.findOne(localFileKey(file.id)).exec();
+  const plain = doc?.toJSON() as FileDoc | undefined;
+  if (!plain?.data) return null;
+  return new File([base64ToBytes(plain.data)], file.name, { type: file.mime || plain.content_type });
 }

@@ -1,0 +1,62 @@
+/**
+ * Drafts of forms a person is filling in (a review being written): JSON values kept encrypted in
+ * the replica's `files` collection as kind `draft` (`draft:<key>`, content_type application/json,
+ * `data` the JSON text). The replica has no room for a drafts collection (RxDB open-core's 13).
+ * A draft survives reloads and closing the app; signing out wipes it with the replica.
+ */
+import { getReplica, whenReplicaOpenWithin, type OpenReplica } from './replica/replica-store';
+import { SYNCED, syncFields, type FileDoc } from './replica/types';
+import { getSessionStub } from './session-store';
+
+export const DRAFT_CONTENT_TYPE = 'application/json';
+export const draftId = (key: string): string => `draft:${key}`;
+
+const REPLICA_WAIT_MS = 10_000;
+
+/** The signed-in person's replica (waiting a moment for it just after a page load), or null. */
+async function replica(): Promise<OpenReplica | null> {
+  const open = getReplica() ?? (await whenReplicaOpenWithin(REPLICA_WAIT_MS));
+  const signedIn = getSessionStub()?.user_id ?? null;
+  if (!open || open.db.closed || (signedIn && open.identity.userId !== signedIn)) return null;
+  return open;
+}
+
+/** Stores `value` (anything JSON can hold) as the draft under `key`; false when no replica is open. */
+export async function saveDraft(key: string, value: unknown): Promise<boolean> {
+  const open = await replica();
+  if (!open) return false;
+  const doc: FileDoc = {
+    id: draftId(key),
+    kind: 'draft',
+    updated_at: new Date().toISOString(),
+    content_type: DRAFT_CONTENT_TYPE,
+    data: JSON.stringify(value ?? null),
+    ...syncFields(SYNCED),
+  };
+  await open.db.files.upsert(doc);
+  return true;
+}
+
+/** The parsed value of a stored draft document (null when none, or unreadable). */
+export function draftValueOf<T>(doc: Pick<FileDoc, 'kind' | 'data'> | null | undefined): T | null {
+  if (!doc || doc.kind !== 'draft' || doc.data === null) return null;
+  try {
+    return JSON.parse(doc.data) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The draft under `key`, or null. */
+export async function readDraft<T>(key: string): Promise<T | null> {
+  const open = await replica();
+  const doc = await open?.db.files.findOne(draftId(key)).exec();
+  return draftValueOf<T>(doc?.toJSON() as FileDoc | undefined);
+}
+
+/** Forgets the draft under `key` (nothing happens when there is none). */
+export async function deleteDraft(key: string): Promise<void> {
+  const open = await replica();
+  const doc = await open?.db.files.findOne(draftId(key)).exec();
+  await doc?.remove();
+}

@@ -1,0 +1,149 @@
+/**
+ * The young person's own comment and review writes on objectives are overlay documents in `tasks`
+ * (kind `comment`) on top of the pulled task logs (kind `log`). This module holds the rules that
+ * say what a person sees, shared by the thread screen and the points counter:
+ *
+ * - The thread is the log's comments merged with its overlays by id, newest first (SPEC §4: a new
+ *   comment goes to the front). An overlay that is pending or failed wins over the server's copy of
+ *   the same id. A synced overlay (delivered, the server's answer settled into it) is shown only
+ *   while the log's copy is older than it: every comment write moves the log's `updated_at` in the
+ *   same transaction, so a log at least as new as the comment already carries it (or no longer
+ *   has it). One id is one row: a comment is never shown twice.
+ * - A review earns REVIEW_POINTS once it is in the ledger (`task_log_review`, source id = the log's
+ *   id). Until then a pending or delivered review of this device counts as pending points; a failed
+ *   one does not (it was refused).
+ * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
+ *   the tasks or the points (`pruneTaskOverlays`).
+ */
+import type { TaskComment } from '@/contract/tasks';
+import { REVIEW_POINTS } from '@/contract/tasks';
+import type { ReplicaDatabase } from './replica-store';
+import type { PointsDoc, SyncStateName, TaskCommentOverlayDoc, TaskLogDoc } from './types';
+
+/** The ledger reason of a review's points (server/domain/tasks/points.ts). */
+export const REVIEW_REASON = 'task_log_review';
+
+/** One comment as the thread shows it: the server's, or this device's own write. */
+export type ThreadComment = Omit<TaskComment, 'deleted_at'> & {
+  readonly sync_state: SyncStateName;
+  readonly sync_message: string | null;
+  /** The server has not created it yet. */
+  readonly local_only: boolean;
+};
+
+const fromServer = (comment: Omit<TaskComment, 'deleted_at'>): ThreadComment => ({
+  ...comment,
+  sync_state: 'synced',
+  sync_message: null,
+  local_only: false,
+});
+
+function fromOverlay(overlay: TaskCommentOverlayDoc): ThreadComment {
+  return {
+    id: overlay.id,
+    updated_at: overlay.updated_at,
+    task_log_id: overlay.task_log_id,
+    comment: overlay.comment,
+    is_review: overlay.is_review,
+    created_at: overlay.created_at,
+    edited_at: overlay.edited_at,
+    creator: overlay.creator,
+    files: overlay.files,
+    sync_state: overlay.sync_state,
+    sync_message: overlay.sync_message,
+    local_only: overlay.local_only,
+  };
+}
+
+/** Whether an overlay still has something to show over this copy of its log. */
+export function overlayShows(overlay: TaskCommentOverlayDoc, log: Pick<TaskLogDoc, 'updated_at'> | null | undefined): boolean {
+  if (overlay.sync_state !== 'synced') return true;
+  return !log || log.updated_at < overlay.updated_at;
+}
+
+const newestFirst = (a: ThreadComment, b: ThreadComment): number => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+
+/** A log's thread: its comments and this device's overlays of it, by id, newest first. */
+export function threadOf(log: Pick<TaskLogDoc, 'id' | 'updated_at' | 'comments'> | null, overlays: readonly TaskCommentOverlayDoc[]): ThreadComment[] {
+  const byId = new Map<string, ThreadComment>();
+  for (const comment of log?.comments ?? []) byId.set(comment.id, fromServer(comment));
+  for (const overlay of overlays) {
+    if (log && overlay.task_log_id !== log.id) continue;
+    if (overlayShows(overlay, log)) byId.set(overlay.id, fromOverlay(overlay));
+  }
+  return [...byId.values()].sort(newestFirst);
+}
+
+/** The ledger holds the review points of this log. */
+export const reviewPointsIn = (ledger: readonly Pick<PointsDoc, 'reason' | 'source_id'>[], logId: string): boolean =>
+  ledger.some((entry) => entry.reason === REVIEW_REASON && entry.source_id === logId);
+
+/** The logs this device reviewed whose points are not in the ledger yet (refused reviews excluded). */
+export function unconfirmedReviews(
+  overlays: readonly Pick<TaskCommentOverlayDoc, 'is_review' | 'sync_state' | 'task_log_id'>[],
+  ledger: readonly Pick<PointsDoc, 'reason' | 'source_id'>[],
+  states: readonly SyncStateName[] = ['pending', 'synced'],
+): string[] {
+  const logs = new Set<string>();
+  for (const overlay of overlays) {
+    if (!overlay.is_review || !states.includes(overlay.sync_state)) continue;
+    if (!reviewPointsIn(ledger, overlay.task_log_id)) logs.add(overlay.task_log_id);
+  }
+  return [...logs];
+}
+
+export interface PointsSummary {
+  /** The ledger's sum (never below zero). */
+  readonly balance: number;
+  /** Points of this device's reviews that are not in the ledger yet. */
+  readonly pending: number;
+}
+
+/**
+ * Balance and pending points. With an empty ledger (its first pull has not finished) the balance
+ * is `fallback` (the resident's reward_points), and only reviews still waiting to be sent count as
+ * pending: a delivered one may already be in that number.
+ */
+export function pointsSummary(
+  ledger: readonly Pick<PointsDoc, 'delta' | 'reason' | 'source_id'>[],
+  overlays: readonly Pick<TaskCommentOverlayDoc, 'is_review' | 'sync_state' | 'task_log_id'>[],
+  fallback: number | null,
+): PointsSummary | null {
+  if (ledger.length === 0) {
+    if (fallback === null) return null;
+    return { balance: fallback, pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger, ['pending']).length };
+  }
+  const balance = Math.max(0, ledger.reduce((sum, entry) => sum + entry.delta, 0));
+  return { balance, pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger).length };
+}
+
+/**
+ * Deletes synced overlays the replica no longer needs: the log's copy has caught up with them (or
+ * the log is gone), and for a review the ledger holds its points. Pending and failed ones stay.
+ */
+export async function pruneTaskOverlays(db: ReplicaDatabase): Promise<void> {
+  if (db.closed) return;
+  const overlays = (await db.tasks.find({ selector: { kind: 'comment' } }).exec()).map((doc) => doc.toJSON() as unknown as TaskCommentOverlayDoc);
+  const settled = overlays.filter((overlay) => overlay.sync_state === 'synced');
+  if (settled.length === 0) return;
+  const logIds = [...new Set(settled.map((overlay) => overlay.task_log_id))];
+  const logs = new Map(
+    [...(await db.tasks.findByIds(logIds).exec()).values()].map((doc) => {
+      const log = doc.toJSON() as unknown as TaskLogDoc;
+      return [log.id, log] as const;
+    }),
+  );
+  const ledger = settled.some((overlay) => overlay.is_review) ? (await db.points.find().exec()).map((doc) => doc.toJSON() as unknown as PointsDoc) : [];
+  const done = settled.filter((overlay) => {
+    const log = logs.get(overlay.task_log_id);
+    if (log && overlayShows(overlay, log)) return false;
+    return !overlay.is_review || !log || reviewPointsIn(ledger, overlay.task_log_id);
+  });
+  if (done.length === 0) return;
+  // Removed only if unchanged since read (a new write to one makes it pending again).
+  for (const overlay of done) {
+    const doc = await db.tasks.findOne(overlay.id).exec();
+    const now = doc?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
+    if (doc && now?.sync_state === 'synced' && now.updated_at === overlay.updated_at) await doc.remove();
+  }
+}
