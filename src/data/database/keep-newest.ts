@@ -18,8 +18,13 @@ export type KeepNewest<T = Record<string, unknown>> = (stored: T, next: T) => bo
 
 type AnyInstance = RxStorageInstance<Record<string, unknown>, unknown, unknown, unknown>;
 
+/**
+ * Replaces the instance's bulkWrite in place, as RxDB's own validation wrapper does (a proxy would
+ * loop: a wrapper above replaces `bulkWrite` on the instance and calls the one it found).
+ */
 function guardInstance(instance: AnyInstance, keep: KeepNewest): AnyInstance {
-  const bulkWrite: AnyInstance['bulkWrite'] = async (rows, context) => {
+  const original = instance.bulkWrite.bind(instance);
+  instance.bulkWrite = async (rows, context) => {
     const allowed: BulkWriteRow<Record<string, unknown>>[] = [];
     const refused: RxStorageWriteError<Record<string, unknown>>[] = [];
     for (const row of rows) {
@@ -37,17 +42,11 @@ function guardInstance(instance: AnyInstance, keep: KeepNewest): AnyInstance {
         allowed.push(row);
       }
     }
-    if (refused.length === 0) return instance.bulkWrite(rows, context);
-    const result = allowed.length > 0 ? await instance.bulkWrite(allowed, context) : { error: [] };
+    if (refused.length === 0) return original(rows, context);
+    const result = allowed.length > 0 ? await original(allowed, context) : { error: [] };
     return { error: [...result.error, ...refused] };
   };
-  return new Proxy(instance, {
-    get(target, property, receiver) {
-      if (property === 'bulkWrite') return bulkWrite;
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return instance;
 }
 
 /** Wraps `storage` so the instances of the named collections apply their rule. */

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
-import { combineLatest, map } from 'rxjs';
 import type { OpenReplica } from '../replica/replica-store';
-import { pointsSummary, type PointsSummary } from '../replica/task-overlays';
+import { pointsSources$, pointsSummary, type PointsSummary } from '../replica/task-overlays';
 import type { PointsDoc, TaskCommentOverlayDoc } from '../replica/types';
 import { useAccount } from '../session-store';
 import { useLive, type Live } from './use-live';
@@ -18,17 +17,8 @@ export function usePoints(): Live<PointsSummary | null> {
   const details = useResidentDetails();
   const account = useAccount();
   const fallback = details.data?.reward_points ?? account?.user.resident?.reward_points ?? null;
-  const factory = useCallback(
-    (open: OpenReplica) =>
-      combineLatest([
-        open.db.points.find().$.pipe(map((docs) => docs.map((doc) => doc.toJSON() as unknown as PointsDoc))),
-        open.db.tasks
-          .find({ selector: { kind: 'comment' } })
-          .$.pipe(map((docs) => docs.map((doc) => doc.toJSON() as unknown as TaskCommentOverlayDoc))),
-      ]),
-    [],
-  );
-  const live = useLive<[PointsDoc[], TaskCommentOverlayDoc[]] | null>('points', factory, null, (data) => !data || data[0].length === 0);
-  const summary = live.data ? pointsSummary(live.data[0], live.data[1], fallback) : fallback === null ? null : { balance: fallback, pending: 0 };
+  const factory = useCallback((open: OpenReplica) => pointsSources$(open.db), []);
+  const live = useLive<{ ledger: PointsDoc[]; overlays: TaskCommentOverlayDoc[] } | null>('points', factory, null, (data) => !data || data.ledger.length === 0);
+  const summary = live.data ? pointsSummary(live.data.ledger, live.data.overlays, fallback) : fallback === null ? null : { balance: fallback, pending: 0 };
   return { data: summary, loading: live.loading && summary === null };
 }

@@ -15,6 +15,7 @@
  * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
  *   the tasks or the points (`pruneTaskOverlays`).
  */
+import { combineLatest, map, type Observable } from 'rxjs';
 import type { TaskComment } from '@/contract/tasks';
 import { REVIEW_POINTS } from '@/contract/tasks';
 import type { ReplicaDatabase } from './replica-store';
@@ -146,4 +147,40 @@ export async function pruneTaskOverlays(db: ReplicaDatabase): Promise<void> {
     const now = doc?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
     if (doc && now?.sync_state === 'synced' && now.updated_at === overlay.updated_at) await doc.remove();
   }
+}
+
+const plainAll = <T>(docs: readonly { toJSON(): unknown }[]): T[] => docs.map((doc) => doc.toJSON() as T);
+
+/** This device's overlays (all logs, or one log's). */
+export function taskOverlays$(db: ReplicaDatabase, logId?: string): Observable<TaskCommentOverlayDoc[]> {
+  return db.tasks
+    .find({ selector: { kind: 'comment', ...(logId ? { task_log_id: logId } : {}) } })
+    .$.pipe(map((docs) => plainAll<TaskCommentOverlayDoc>(docs)));
+}
+
+export interface TaskLogView {
+  /** The log (null: not in the replica). */
+  readonly log: TaskLogDoc | null;
+  /** This device's overlays of it (all states). */
+  readonly overlays: TaskCommentOverlayDoc[];
+  /** What the thread shows (threadOf). */
+  readonly thread: ThreadComment[];
+}
+
+/** One log with its overlays and its merged thread, live. */
+export function taskLogView$(db: ReplicaDatabase, logId: string): Observable<TaskLogView> {
+  const log$ = db.tasks.findOne(logId).$.pipe(
+    map((doc) => {
+      const plain = doc ? (doc.toJSON() as unknown as TaskLogDoc) : null;
+      return plain?.kind === 'log' ? plain : null;
+    }),
+  );
+  return combineLatest([log$, taskOverlays$(db, logId)]).pipe(map(([log, overlays]) => ({ log, overlays, thread: threadOf(log, overlays) })));
+}
+
+/** The ledger and this device's overlays, live: what the points counter is made of. */
+export function pointsSources$(db: ReplicaDatabase): Observable<{ ledger: PointsDoc[]; overlays: TaskCommentOverlayDoc[] }> {
+  return combineLatest([db.points.find().$.pipe(map((docs) => plainAll<PointsDoc>(docs))), taskOverlays$(db)]).pipe(
+    map(([ledger, overlays]) => ({ ledger, overlays })),
+  );
 }

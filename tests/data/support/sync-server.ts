@@ -41,7 +41,8 @@ export async function startSyncServer(options: Parameters<typeof startTestServer
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     if (url.origin !== server.base) return original(input, init);
     const headers = new Headers(init?.headers);
-    if (client && client.jar.size > 0) headers.set('cookie', [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    // A test's own client (staff through tests/server/support/client.ts) sends its own cookies.
+    if (client && client.jar.size > 0 && !headers.has('cookie')) headers.set('cookie', [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '));
     const response = await original(url, { ...init, headers, credentials: undefined });
     let rows: number | null = null;
     if ((response.headers.get('content-type') ?? '').includes('json')) {
