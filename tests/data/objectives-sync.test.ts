@@ -212,7 +212,7 @@ describe('objectives on the device with the real server', () => {
     expect(result).toMatchObject({ ok: true, queuedOffline: true });
     const id = result.ok ? result.id : '';
     expect(await tasksDoc(id)).toMatchObject({ kind: 'comment', task_log_id: log.id, comment: text, sync_state: 'pending', local_only: true });
-    const localFile = (await tasksDoc(id))!.files![0]!;
+    const localFile = ((await tasksDoc(id)) as TaskCommentOverlayDoc).files[0]!;
     expect(await open.db.files.findOne(`local:${localFile.id}`).exec()).toBeTruthy();
     expect(await serverComments(text)).toEqual([]);
 
