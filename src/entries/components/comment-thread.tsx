@@ -2,25 +2,18 @@ import type { EntryKind } from '@/contract/entry-kind';
 import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
-import type { FileModule } from '@/entries/data/file-keys';
 import { useUserPhoto } from '@/data/hooks';
 import { useComments } from '../hooks/use-comments';
 import { useEmojis } from '../hooks/use-entries';
-import { useEntryFile } from '../hooks/use-entry-file';
 import type { CommentDoc, EntryDoc } from '@/data/replica/types';
 import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
 import { LoadingText } from '@/components/loading-text';
 import { RelativeTime } from '@/components/relative-time';
+import { Attachment, Files, PlainText as Text } from './attachments';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
 import { useLockedWhenOpened } from './use-locked-when-opened';
 import './comment-thread.css';
-
-interface FileRef {
-  readonly id: string;
-  readonly name: string;
-  readonly mime: string;
-}
 
 export interface CommentThreadProps {
   readonly entryType: EntryKind;
@@ -28,38 +21,6 @@ export interface CommentThreadProps {
   /** The feature's actions (components cannot import features). */
   post(entryId: string, draft: CommentDraft): Promise<WriteResult>;
   update(commentId: string, draft: CommentDraft): Promise<WriteResult>;
-}
-
-/** One attachment: a picture shows as a thumbnail, anything else as a download link. */
-function Attachment({ file, module, alt }: { file: FileRef; module: FileModule; alt?: string }) {
-  const url = useEntryFile(file.id, module);
-  const image = file.mime.startsWith('image/');
-  if (!url) return <span className="attachment attachment--missing">{image ? (alt ?? file.name) : file.name} (not on this device yet)</span>;
-  if (image) {
-    return (
-      <a className="attachment" href={url} target="_blank" rel="noreferrer">
-        <img src={url} alt={alt ?? file.name} className="attachment__img" width={120} height={120} />
-      </a>
-    );
-  }
-  return (
-    <a className="attachment" href={url} download={file.name}>
-      {file.name}
-    </a>
-  );
-}
-
-function Files({ files, module }: { files: readonly FileRef[]; module: FileModule }) {
-  if (files.length === 0) return null;
-  return (
-    <ul className="attachments" aria-label="Attachments">
-      {files.map((file) => (
-        <li key={file.id}>
-          <Attachment file={file} module={module} />
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 /** A reaction as its emoji with the emoji's name for screen readers. */
@@ -74,11 +35,6 @@ function Reaction({ value, emojis }: { value: string | null; emojis: readonly Re
       </span>
     </p>
   );
-}
-
-/** Plain text, line breaks kept: what people write is never parsed as HTML. */
-function Text({ value }: { value: string | null }) {
-  return value ? <p className="thread__text">{value}</p> : null;
 }
 
 function CommentItem({

@@ -12,10 +12,33 @@ export interface ReplyEmoji {
   readonly name: string;
 }
 
+/** The words a form uses where the feature's differ from the journal's and voice's. */
+export interface ReplyFormMessages {
+  /** Beside the text when nothing was written. */
+  readonly required: string;
+  /** A refusal without a message of its own. */
+  readonly failed: string;
+  /** The toast when the write waits for a connection. */
+  readonly offline: string;
+}
+
+const ENTRY_REPLY_MESSAGES: ReplyFormMessages = {
+  required: entryMessages.commentRequired,
+  failed: entryMessages.replyFailed,
+  offline: entryMessages.offlineRetry,
+};
+
 export interface ReplyFormProps {
   /** The form's accessible name ("Reply", "Edit your reply"). */
   readonly label: string;
-  readonly emojis: readonly ReplyEmoji[];
+  /** The reactions to choose from; without them the form has no reaction and needs words. */
+  readonly emojis?: readonly ReplyEmoji[];
+  /** Default: the journal's and voice's (SPEC §8 "Failed to post reply."). */
+  readonly messages?: ReplyFormMessages;
+  /** The label of the text box. Default "Your message". */
+  readonly textLabel?: string;
+  /** Existing files may be removed (an edit that can drop attachments). */
+  readonly removableFiles?: boolean;
   readonly initial?: { comment?: string | null; reaction?: string | null; existingFiles?: readonly { id: string; name: string; mime: string }[] };
   readonly submitLabel: string;
   /** The toast after a successful send (not offline). */
@@ -30,44 +53,59 @@ const first = (errors: FieldErrors, field: string): string | undefined => errors
 /**
  * A reply (or an edit of one's own reply): text, a reaction and attachments. SPEC §5: a comment or a
  * reaction is required; errors show beside their fields. What was typed is kept on any failure.
+ * Objectives use it too: no reactions (words required), their own messages, removable files on edit.
  */
-export function ReplyForm({ label, emojis, initial, submitLabel, successMessage, onSubmit, onDone, onCancel }: ReplyFormProps) {
+export function ReplyForm({
+  label,
+  emojis,
+  messages = ENTRY_REPLY_MESSAGES,
+  textLabel = 'Your message',
+  removableFiles = false,
+  initial,
+  submitLabel,
+  successMessage,
+  onSubmit,
+  onDone,
+  onCancel,
+}: ReplyFormProps) {
   const id = useId();
   const toast = useToast();
   const [comment, setComment] = useState(initial?.comment ?? '');
   const [reaction, setReaction] = useState<string | null>(initial?.reaction ?? null);
   const [files, setFiles] = useState<File[]>([]);
+  const [removed, setRemoved] = useState<string[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-  const existing = initial?.existingFiles ?? [];
+  const existing = (initial?.existingFiles ?? []).filter((file) => !removed.includes(file.id));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     if (!comment.trim() && !reaction) {
-      setErrors({ comment: [entryMessages.commentRequired] });
+      setErrors({ comment: [messages.required] });
       return;
     }
     setBusy(true);
     let result: WriteResult;
     try {
-      result = await onSubmit({ comment: comment.trim() || null, reaction, files });
+      result = await onSubmit({ comment: comment.trim() || null, reaction, files, ...(removed.length ? { removeFiles: removed } : {}) });
     } catch {
-      result = { ok: false, message: entryMessages.replyFailed, errors: {} };
+      result = { ok: false, message: messages.failed, errors: {} };
     }
     setBusy(false);
     if (!result.ok) {
       const fieldErrors = result.errors ?? {};
       setErrors(fieldErrors);
       const known = ['comment', 'reaction', 'files'].some((field) => first(fieldErrors, field));
-      if (!known) toast.error(result.message || entryMessages.replyFailed);
+      if (!known) toast.error(result.message || messages.failed);
       return;
     }
     setErrors({});
     setComment('');
     setReaction(null);
     setFiles([]);
-    if (result.queuedOffline) toast.success(entryMessages.offlineRetry);
+    setRemoved([]);
+    if (result.queuedOffline) toast.success(messages.offline);
     else toast.success(successMessage);
     onDone?.();
   };
@@ -78,7 +116,7 @@ export function ReplyForm({ label, emojis, initial, submitLabel, successMessage,
     <form className="reply-form" aria-label={label} noValidate onSubmit={(event) => void submit(event)}>
       <div className={`field${commentError ? ' field--invalid' : ''}`}>
         <label htmlFor={`${id}-comment`} className="field__label">
-          Your message
+          {textLabel}
         </label>
         <textarea
           id={`${id}-comment`}
@@ -95,13 +133,14 @@ export function ReplyForm({ label, emojis, initial, submitLabel, successMessage,
           </p>
         ) : null}
       </div>
-      <EmojiPicker label="How do you feel?" emojis={emojis} value={reaction} onChange={setReaction} error={first(errors, 'reaction')} />
+      {emojis ? <EmojiPicker label="How do you feel?" emojis={emojis} value={reaction} onChange={setReaction} error={first(errors, 'reaction')} /> : null}
       <FileAttach
         label="Add photos or files"
         files={files}
         onChange={setFiles}
         existing={existing}
-        max={Math.max(0, entryLimits.maxFiles - existing.length)}
+        {...(removableFiles ? { onRemoveExisting: (fileId: string) => setRemoved((ids) => [...ids, fileId]) } : {})}
+        max={entryLimits.maxFiles}
         error={first(errors, 'files')}
       />
       <div className="actions">

@@ -26,6 +26,8 @@ export interface CommentDraft {
   readonly comment?: string | null;
   readonly reaction?: string | null;
   readonly files?: readonly File[];
+  /** Update: ids of the comment's files to drop (objectives' comments; entry replies keep theirs). */
+  readonly removeFiles?: readonly string[];
 }
 
 /** A write that was accepted on the device (queued; sent now or when back online). */
