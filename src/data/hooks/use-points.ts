@@ -16,7 +16,9 @@ import { useResidentDetails } from './use-resident-details';
 export function usePoints(): Live<PointsSummary | null> {
   const details = useResidentDetails();
   const account = useAccount();
-  const fallback = details.data?.reward_points ?? account?.user.resident?.reward_points ?? null;
+  // The provisional account (built from the stub, no names yet) carries no real points.
+  const accountPoints = account?.user.first_name && account.user.resident ? account.user.resident.reward_points : null;
+  const fallback = details.data?.reward_points ?? accountPoints;
   const factory = useCallback((open: OpenReplica) => pointsSources$(open.db), []);
   const live = useLive<{ ledger: PointsDoc[]; overlays: TaskCommentOverlayDoc[] } | null>('points', factory, null, (data) => !data || data.ledger.length === 0);
   const summary = live.data ? pointsSummary(live.data.ledger, live.data.overlays, fallback) : fallback === null ? null : { balance: fallback, pending: 0 };

@@ -15,8 +15,13 @@ const canMakeUrls = () => typeof URL !== 'undefined' && typeof URL.createObjectU
  * URLs are revoked on change and unmount.
  */
 export function useEntryFile(fileId: string | null, module: FileModule): string | null {
+  return useEntryFileView(fileId, module)?.url ?? null;
+}
+
+/** As useEntryFile, with the file's content type (a form's file answer does not say whether it is a picture). */
+export function useEntryFileView(fileId: string | null, module: FileModule): { url: string; type: string } | null {
   const open = useReplica();
-  const [url, setUrl] = useState<{ key: string; url: string } | null>(null);
+  const [url, setUrl] = useState<{ key: string; url: string; type: string } | null>(null);
   const key = fileId ? `${open?.name ?? ''}:${module}:${fileId}` : '';
 
   useEffect(() => {
@@ -25,7 +30,7 @@ export function useEntryFile(fileId: string | null, module: FileModule): string 
     const show = (blob: Blob | null) => {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
       objectUrl = blob && blob.size > 0 ? URL.createObjectURL(blob) : null;
-      setUrl(objectUrl ? { key, url: objectUrl } : null);
+      setUrl(objectUrl && blob ? { key, url: objectUrl, type: blob.type } : null);
     };
     const cached = fileCacheKey(module, fileId);
     const pending = localFileKey(fileId);
@@ -51,5 +56,5 @@ export function useEntryFile(fileId: string | null, module: FileModule): string 
     };
   }, [open, fileId, module, key]);
 
-  return url && url.key === key ? url.url : null;
+  return url && url.key === key ? { url: url.url, type: url.type } : null;
 }

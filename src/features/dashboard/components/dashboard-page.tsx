@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useResidentDetails, useUserPhoto } from '@/data/hooks';
+import { usePoints } from '@/data/hooks/use-points';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
@@ -36,6 +37,7 @@ export function DashboardPage() {
   const account = useAccount();
   const flags = useFeatureFlags();
   const details = useResidentDetails();
+  const points = usePoints();
   const user = account?.user;
   const photo = useUserPhoto(user?.has_photo && user.id ? user.id : null);
   if (!account || !user) return null;
@@ -44,10 +46,9 @@ export function DashboardPage() {
   const first = resident?.first_name || user.first_name;
   const last = resident?.last_name || user.last_name;
   const name = resident?.preferred_name || first;
-  // The provisional account (no names yet) carries no real points either.
-  const accountPoints = user.first_name && user.resident ? user.resident.reward_points : null;
-  const points = details.data?.reward_points ?? accountPoints;
-  const showPoints = Boolean(flags.rewards_enabled) && (points !== null || details.loading);
+  // The ledger in the replica (before its first pull: the resident's reward_points), and the
+  // points of this device's reviews still on their way.
+  const showPoints = Boolean(flags.rewards_enabled) && (points.data !== null || points.loading || details.loading);
 
   return (
     <div className="page dashboard">
@@ -56,7 +57,7 @@ export function DashboardPage() {
         <PageHeading>{name ? `Hi ${name}` : 'Hi there'}</PageHeading>
       </div>
 
-      {showPoints ? <RewardPointsCard points={points} /> : null}
+      {showPoints ? <RewardPointsCard points={points.data?.balance ?? null} pending={points.data?.pending ?? 0} /> : null}
 
       <div className="dashboard__grid">
         <FeedbackPanel />

@@ -1,8 +1,13 @@
 import { Link } from 'react-router-dom';
 import { Icon } from '@/components/icon';
 
-/** The reward counter: "You have N points", linking to /rewards. */
-export function RewardPointsCard({ points }: { points: number | null }) {
+const pointsWord = (n: number) => (n === 1 ? 'point' : 'points');
+
+/**
+ * The reward counter: "You have N points", linking to /rewards; points of a review still on its way
+ * show as on their way ("· 20 on their way"), never as if they had arrived.
+ */
+export function RewardPointsCard({ points, pending = 0 }: { points: number | null; pending?: number }) {
   return (
     <Link to="/rewards" className="points-card">
       <span className="points-card__star" aria-hidden="true">
@@ -13,7 +18,8 @@ export function RewardPointsCard({ points }: { points: number | null }) {
           <span className="points-card__count">Loading your points…</span>
         ) : (
           <span className="points-card__count">
-            You have <strong className="points-card__number">{points}</strong> {points === 1 ? 'point' : 'points'}
+            You have <strong className="points-card__number">{points}</strong> {pointsWord(points)}
+            {pending > 0 ? <span className="points-card__pending"> · {pending} on their way</span> : null}
           </span>
         )}
         <span className="points-card__hint">Swap them for rewards</span>

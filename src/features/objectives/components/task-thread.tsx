@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Avatar } from '@/components/avatar';
+import { RelativeTime } from '@/components/relative-time';
+import { useToast } from '@/components/use-toast';
+import { taskMessages } from '@/contract/tasks';
+import { useUserPhoto } from '@/data/hooks';
+import type { ThreadComment } from '@/data/replica/task-overlays';
+import { Files, PlainText } from '@/entries/components/attachments';
+import { retryTaskComment } from '../actions/retry-task-comment';
+import { commentEditPath } from '../task-dates';
+
+function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: boolean; logId: string }) {
+  const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
+  const toast = useToast();
+  const [retrying, setRetrying] = useState(false);
+  const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
+  const what = comment.is_review ? 'review' : 'comment';
+
+  const retry = async () => {
+    setRetrying(true);
+    const result = await retryTaskComment(logId, comment.id).catch(() => ({ ok: false as const, message: taskMessages.postCommentFailed, errors: {} }));
+    setRetrying(false);
+    if (!result.ok) toast.error(result.message);
+  };
+
+  return (
+    <li className={`thread__comment${mine ? ' thread__comment--mine' : ''}`}>
+      <article aria-label={`${comment.is_review ? 'Review' : 'Comment'} from ${name}`}>
+        <header className="thread__meta">
+          <Avatar src={photo} firstName={comment.creator.first_name} lastName={comment.creator.last_name} size={40} />
+          <span className="thread__name">{name}</span>
+          {comment.is_review ? <span className="badge objective__review-tag">Review</span> : null}
+          <RelativeTime iso={comment.created_at} className="thread__time" />
+          {comment.edited_at ? <span className="thread__time">(edited)</span> : null}
+        </header>
+        <PlainText value={comment.comment} />
+        <Files files={comment.files} module="task_comment" />
+        {mine && comment.sync_state === 'pending' ? (
+          <p className="thread__state" role="status">
+            Waiting to send
+          </p>
+        ) : null}
+        {mine && comment.sync_state === 'failed' ? (
+          <div role="alert">
+            <p className="objective__failed">{comment.sync_message || (comment.local_only ? taskMessages.postCommentFailed : taskMessages.updateCommentFailed)}</p>
+          </div>
+        ) : null}
+        {mine ? (
+          <div className="objective__comment-actions">
+            {comment.sync_state === 'failed' ? (
+              <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+                Try again<span className="visually-hidden"> to send your {what}</span>
+              </button>
+            ) : null}
+            <Link to={commentEditPath(logId, comment.id)} className="button button--ghost">
+              Edit<span className="visually-hidden"> your {what}</span>
+            </Link>
+          </div>
+        ) : null}
+      </article>
+    </li>
+  );
+}
+
+/**
+ * An objective's comments, newest first (SPEC §4: a new comment goes to the front): staff's and the
+ * young person's, with photos and files, and the state of the young person's own ones (waiting,
+ * refused with the reason, and Try again). Own comments have an Edit link; nobody else's do.
+ */
+export function TaskThread({ logId, comments, me }: { logId: string; comments: readonly ThreadComment[]; me: string | null }) {
+  if (comments.length === 0) return <p className="small-print">No comments yet. Comments from you and staff will show here.</p>;
+  return (
+    <ol className="thread__list" aria-label="Comments, newest first">
+      {comments.map((comment) => (
+        <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} logId={logId} />
+      ))}
+    </ol>
+  );
+}
