@@ -2,7 +2,9 @@
 export function formatTaskDate(date: string): string {
   const parsed = new Date(`${date}T12:00:00`);
   if (Number.isNaN(parsed.getTime())) return date;
-  return parsed.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  // Part by part: ICU versions differ on a comma after the weekday.
+  const part = (options: Intl.DateTimeFormatOptions) => parsed.toLocaleDateString('en-GB', options);
+  return `${part({ weekday: 'long' })} ${part({ day: 'numeric' })} ${part({ month: 'long' })} ${part({ year: 'numeric' })}`;
 }
 
 /** The category page's address for a form name (URL-encoded: names may hold spaces, slashes, ampersands). */

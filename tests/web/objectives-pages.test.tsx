@@ -1,0 +1,233 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { taskMessages, type TaskComment, type TaskLogStatus } from '@/contract/tasks';
+import type { Live } from '@/data/hooks';
+import type { PointsSummary, TaskLogView } from '@/data/replica/task-overlays';
+import { threadOf } from '@/data/replica/task-overlays';
+import type { TaskCommentOverlayDoc, TaskLogDoc } from '@/data/replica/types';
+import { setAccount } from '@/data/session-store';
+import type * as TaskLogsHooks from '@/features/objectives/hooks/use-task-logs';
+import { makeAccount } from './support/account';
+import { fakeFetch } from './support/fake-fetch';
+import { renderApp } from './support/render-app';
+
+/** What the replica "holds" (the data layer has its own tests): these feed documents to the screens. */
+const fake = vi.hoisted(() => ({
+  logs: [] as unknown[],
+  overlays: [] as unknown[],
+  failed: { current: false, completed: false } as Record<string, boolean>,
+  loading: false,
+  points: null as unknown,
+}));
+
+vi.mock('@/features/objectives/hooks/use-task-logs', async (importOriginal) => {
+  const original = await importOriginal<typeof TaskLogsHooks>();
+  return {
+    ...original,
+    useTaskLogs: (status: TaskLogStatus, category?: string) => ({
+      data: (fake.logs as TaskLogDoc[])
+        .filter((log) => log.status === status && (category === undefined || log.task.form.name === category))
+        .map((log) => original.itemOf(log, fake.overlays as TaskCommentOverlayDoc[])),
+      loading: fake.loading,
+    }),
+  };
+});
+vi.mock('@/features/objectives/hooks/use-task-tab-status', () => ({ useTaskTabFailed: (status: TaskLogStatus) => fake.failed[status] ?? false }));
+vi.mock('@/features/objectives/hooks/use-task-log', () => ({
+  useTaskLog: (id: string | null): Live<TaskLogView> => {
+    const log = (fake.logs as TaskLogDoc[]).find((l) => l.id === id) ?? null;
+    const overlays = (fake.overlays as TaskCommentOverlayDoc[]).filter((o) => o.task_log_id === id);
+    return { data: { log, overlays, thread: threadOf(log, overlays) }, loading: fake.loading && !log };
+  },
+}));
+vi.mock('@/data/hooks/use-points', () => ({ usePoints: (): Live<PointsSummary | null> => ({ data: fake.points as PointsSummary | null, loading: false }) }));
+vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null, useEntryFileView: () => null }));
+vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
+
+const ME = makeAccount().user;
+const ALI = { id: '00000000-0000-4000-8000-00000000a111', first_name: 'Ali', last_name: 'Hassan', has_photo: false };
+const YOU = { id: ME.id, first_name: ME.first_name, last_name: ME.last_name, has_photo: false };
+const sync = { sync_state: 'synced', sync_message: null, sync_outbox_id: null } as const;
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function comment(n: number, creator: typeof ALI, text: string, created: string, extra: Partial<TaskComment> = {}): Omit<TaskComment, 'deleted_at'> {
+  return { id: uuid(500 + n), updated_at: created, task_log_id: uuid(n), comment: text, is_review: false, created_at: created, edited_at: null, creator, files: [], ...extra };
+}
+
+function log(n: number, status: TaskLogStatus, title: string, form: string, date: string, extra: Partial<TaskLogDoc> = {}): TaskLogDoc {
+  const created = `${date}T09:00:00.000000Z`;
+  return {
+    id: uuid(n),
+    kind: 'log',
+    task_log_id: uuid(n),
+    sort_key: `${date}T${created}`,
+    local_only: false,
+    updated_at: created,
+    task_id: uuid(100 + n),
+    resident_id: ME.resident!.id,
+    status,
+    answers: {},
+    completed_at: status === 'completed' ? created : null,
+    reviewed: false,
+    task: { id: uuid(100 + n), title, description: null, task_date: date, form: { id: uuid(200 + form.length), name: form, description: null } },
+    form_version: { id: uuid(300 + n), version: 1, fields: [] },
+    comments: [],
+    created_at: created,
+    ...sync,
+    ...extra,
+  };
+}
+
+beforeEach(() => {
+  fake.logs = [
+    log(1, 'current', 'Cook a meal with staff', 'Independence skills', '2026-03-12', { comments: [comment(1, ALI, 'Looking forward to it', '2026-03-12T10:00:00.000000Z')] }),
+    log(2, 'current', 'Get to school on time all week', 'Education', '2026-03-09'),
+    log(3, 'completed', 'Go for a run', 'Health & wellbeing', '2026-03-08', { reviewed: true }),
+    log(4, 'completed', 'Read a book', 'Education', '2026-03-05'),
+    log(5, 'completed', 'Tidy my room', 'Health & wellbeing', '2026-03-01'),
+  ];
+  fake.overlays = [];
+  fake.failed = { current: false, completed: false };
+  fake.loading = false;
+  fake.points = { balance: 120, pending: 0 };
+  fakeFetch();
+  setAccount(makeAccount({ flags: { rewards_enabled: 1 } }));
+});
+
+const cards = (list: HTMLElement) => within(list).getAllByRole('article').map((a) => within(a).getByRole('heading').textContent);
+
+describe('objectives list', () => {
+  it('has two tabs, Current (0) first and selected, then Completed (1); each item says what it is and links to it', async () => {
+    renderApp('/objectives');
+    const tablist = await screen.findByRole('tablist', { name: 'Objectives' });
+    const tabs = within(tablist).getAllByRole('tab');
+    expect(tabs.map((t) => [t.textContent, t.getAttribute('aria-selected'), t.tabIndex])).toEqual([
+      ['Current', 'true', 0],
+      ['Completed', 'false', -1],
+    ]);
+    const panel = screen.getByRole('tabpanel', { name: 'Current' });
+    const list = within(panel).getByRole('list', { name: 'Current objectives' });
+    expect(cards(list)).toEqual(['Cook a meal with staff', 'Get to school on time all week']);
+    const first = within(list).getAllByRole('article')[0]!;
+    expect(within(first).getByRole('link', { name: 'Cook a meal with staff' }).getAttribute('href')).toBe(`/objectives/${uuid(1)}`);
+    expect(first.textContent).toContain('Thursday 12 March 2026');
+    expect(within(first).getByRole('list', { name: 'About this objective' }).textContent).toContain('Independence skills');
+    expect(first.textContent).toContain('Current');
+    expect(first.textContent).toContain('1 comment');
+    expect(first.textContent).not.toContain('Waiting to send');
+    expect(document.title).toBe('Hearth - Objectives');
+  });
+
+  it('arrow keys, Home and End move between the tabs; the choice is kept in the address (?tab=1)', async () => {
+    const { router, user } = renderApp('/objectives');
+    const current = await screen.findByRole('tab', { name: 'Current' });
+    current.focus();
+    await user.keyboard('{ArrowRight}');
+    const completed = screen.getByRole('tab', { name: 'Completed' });
+    expect(completed.getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(completed);
+    expect(router.state.location.search).toBe('?tab=1');
+    expect(screen.getByRole('tabpanel', { name: 'Completed' })).toBeTruthy();
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(current);
+    expect(router.state.location.search).toBe('?tab=0');
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(completed);
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(current);
+    await user.click(completed);
+    expect(router.state.location.search).toBe('?tab=1');
+  });
+
+  it('opens on the tab in the address; Completed is grouped by form name with a link to each category', async () => {
+    renderApp('/objectives?tab=1');
+    const panel = await screen.findByRole('tabpanel', { name: 'Completed' });
+    expect(screen.getByRole('tab', { name: 'Completed' }).getAttribute('aria-selected')).toBe('true');
+    const groups = within(panel).getAllByRole('region');
+    expect(groups.map((g) => within(g).getByRole('heading', { level: 2 }).textContent)).toEqual(['Health & wellbeing', 'Education']);
+    expect(cards(within(groups[0]!).getByRole('list', { name: 'Completed Health & wellbeing objectives' }))).toEqual(['Go for a run', 'Tidy my room']);
+    expect(within(groups[0]!).getByRole('link', { name: 'All Health & wellbeing objectives' }).getAttribute('href')).toBe('/objectives/category/Health%20%26%20wellbeing');
+    const run = within(groups[0]!).getAllByRole('article')[0]!;
+    expect(run.textContent).toContain('Reviewed');
+    expect(within(groups[0]!).getAllByRole('article')[1]!.textContent).toContain('Ready to review');
+  });
+
+  it('marks an objective with a comment or review of this device still waiting to be sent', async () => {
+    fake.overlays = [
+      {
+        ...comment(9, YOU, 'It went well', '2026-03-13T10:00:00.000000Z', { task_log_id: uuid(5), is_review: true }),
+        kind: 'comment',
+        status: '',
+        sort_key: '2026-03-13T10:00:00.000000Z',
+        local_only: true,
+        sync_state: 'pending',
+        sync_message: null,
+        sync_outbox_id: uuid(999),
+      } satisfies TaskCommentOverlayDoc,
+    ];
+    renderApp('/objectives?tab=1');
+    const tidy = (await screen.findByRole('link', { name: 'Tidy my room' })).closest('article')!;
+    expect(tidy.textContent).toContain('Waiting to send');
+    expect(tidy.textContent).toContain('Reviewed');
+    expect(tidy.textContent).toContain('1 comment');
+  });
+
+  it('says "Failed to fetch current tasks" / "Failed to fetch completed tasks" when a tab never arrived and the network fails', async () => {
+    fake.logs = [];
+    fake.failed = { current: true, completed: true };
+    const { user } = renderApp('/objectives');
+    expect(within(await screen.findByRole('alert')).getByText(taskMessages.fetchCurrentFailed)).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Completed' }));
+    expect(within(await screen.findByRole('alert')).getByText(taskMessages.fetchCompletedFailed)).toBeTruthy();
+  });
+
+  it('shows what the replica holds even when the network fails, and an empty tab kindly otherwise', async () => {
+    fake.failed = { current: true, completed: false };
+    renderApp('/objectives');
+    expect(await screen.findByRole('link', { name: 'Cook a meal with staff' })).toBeTruthy();
+    expect(screen.queryByText(taskMessages.fetchCurrentFailed)).toBeNull();
+  });
+
+  it('an empty tab with nothing failing says so, without the failure message', async () => {
+    fake.logs = [];
+    renderApp('/objectives');
+    expect(await screen.findByText('No current objectives.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('category page', () => {
+  it('lists that category only (its name from the address, decoded), current and completed, each linking to the objective', async () => {
+    renderApp('/objectives/category/Education');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Education' })).toBeTruthy();
+    const current = screen.getByRole('region', { name: 'Current' });
+    const completed = screen.getByRole('region', { name: 'Completed' });
+    expect(cards(within(current).getByRole('list', { name: 'Current Education objectives' }))).toEqual(['Get to school on time all week']);
+    expect(cards(within(completed).getByRole('list', { name: 'Completed Education objectives' }))).toEqual(['Read a book']);
+    expect(screen.queryByText('Go for a run')).toBeNull();
+  });
+
+  it('decodes an encoded name and says when a category has nothing', async () => {
+    renderApp('/objectives/category/Health%20%26%20wellbeing');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Health & wellbeing' })).toBeTruthy();
+    expect(cards(within(screen.getByRole('region', { name: 'Completed' })).getByRole('list', { name: 'Completed Health & wellbeing objectives' }))).toEqual([
+      'Go for a run',
+      'Tidy my room',
+    ]);
+    expect(screen.queryByRole('region', { name: 'Current' })).toBeNull();
+  });
+
+  it('an unknown category: nothing to list', async () => {
+    renderApp('/objectives/category/Music');
+    expect(await screen.findByText('No objectives in this group.')).toBeTruthy();
+  });
+});
+
+describe('points on the dashboard', () => {
+  it('shows the ledger balance and a pending review as on its way', async () => {
+    fake.points = { balance: 120, pending: 20 };
+    renderApp('/dashboard');
+    const link = await screen.findByRole('link', { name: /You have 120 points · 20 on their way/ });
+    expect(link.getAttribute('href')).toBe('/rewards');
+  });
+});
