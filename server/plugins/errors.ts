@@ -5,6 +5,7 @@ import { chosenMessages as chosen } from '../../src/contract/messages';
 import { HttpError } from '../lib/http-errors';
 import { fieldErrors } from '../lib/validate';
 import { serveSpa } from './static-pwa';
+import { isApiRequest } from '../lib/api-path';
 
 /**
  * One place that turns every failure into the API's error envelope. Bad input is never a 500;
@@ -47,8 +48,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   // Unknown API paths answer JSON; anything else that wants HTML gets the PWA shell.
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) {
+    if (isApiRequest(request)) {
       return send(reply, 404, { success: false, message: chosen.notFound });
     }
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');
