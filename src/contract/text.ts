@@ -3,6 +3,7 @@
  * UTF-16 surrogates (half of a pair: not Unicode, so it cannot be written as UTF-8). A whole
  * emoji is a proper pair and is fine. Matched on code units (no `u` flag) on purpose.
  */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
 const UNSAVABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isSavableText(text: string): boolean {
