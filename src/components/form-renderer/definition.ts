@@ -13,8 +13,12 @@ export interface FormDefinition {
 
 const labelOf = (raw: unknown): string | null => {
   if (typeof raw !== 'object' || raw === null) return null;
-  const label = (raw as { label?: unknown }).label;
-  return typeof label === 'string' && label.trim() !== '' ? label.trim().slice(0, 300) : null;
+  try {
+    const label = (raw as { label?: unknown }).label;
+    return typeof label === 'string' && label.trim() !== '' ? label.trim().slice(0, 300) : null;
+  } catch {
+    return null;
+  }
 };
 
 const readOne = (raw: unknown): FormField | null => {
