@@ -345,6 +345,24 @@ describe('FormFill (fill-in)', () => {
     expect(onSubmit).toHaveBeenCalledWith(expected);
   });
 
+  it('a required checkbox must be ticked; an optional one unticked is a plain no', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn(async () => undefined);
+    const { files } = fakeFiles();
+    const fields = [
+      { id: 'agree', kind: 'boolean', label: 'I agree', required: true },
+      { id: 'extra', kind: 'boolean', label: 'Extra help' },
+    ];
+    render(<FormFill fields={fields} files={files} onSubmit={onSubmit} submitLabel="Save" />);
+    const agree = screen.getByRole('checkbox', { name: 'I agree (required)' });
+    agree.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(descriptionOf(agree)).toBe(formMessages.required));
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.keyboard(' {Enter}');
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ agree: true, extra: false }));
+  });
+
   it('has no axe violations when empty', async () => {
     const { container } = renderFill();
     expect(await axeViolations(container)).toEqual([]);
@@ -413,6 +431,18 @@ describe('FormFill files', () => {
     screen.getByRole('button', { name: 'Save' }).focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ work: [1, 3, 4, 5].map((n) => ({ file_id: fileId(n) })) }));
+  });
+
+  it('leaves out attachments of a type that is not allowed, and says so', async () => {
+    const user = userEvent.setup();
+    const fake = fakeFiles();
+    render(<FormFill fields={FILES_ONLY} files={fake.files} onSubmit={vi.fn()} submitLabel="Save" />);
+    const input = screen.getByLabelText('Add files');
+    input.focus();
+    await chooseFiles(user, input, [pngFile('ok.png'), new File(['MZ'], 'game.exe', { type: 'application/x-msdownload' })]);
+    await waitFor(() => expect(descriptionOf(screen.getByRole('group', { name: 'Work' }))).toBe('File type not allowed'));
+    expect(fake.store.mock.calls.map(([, name]) => name)).toEqual(['ok.png']);
+    expect(screen.getAllByRole('img')).toHaveLength(1);
   });
 
   it('waits for a file still being kept before it submits', async () => {

@@ -60,7 +60,7 @@ export function ColourField({ field, value, onChange, onBlur, error, disabled }:
               />
             </label>
           </div>
-          <p className="form-colour__chosen" aria-live="polite">
+          <p className="form-colour__chosen">
             {hex ? (
               <>
                 <span className="form-swatch__dot" style={{ backgroundColor: hex }} aria-hidden="true" /> {colourName(hex)} {hex}

@@ -1,8 +1,9 @@
 import { useId, useRef, type ChangeEvent } from 'react';
 import { formLimits, formMessages, type FileAnswer } from '@/contract/forms';
+import { messages } from '@/contract/messages';
 import { isFileAnswer } from '../answers';
 import { FieldShell } from '../field-shell';
-import { FILE_ACCEPT, attachmentAlt } from '../file-names';
+import { FILE_ACCEPT, attachmentAlt, isAllowedFile } from '../file-names';
 import { useFileStore } from '../use-file-store';
 import type { FileFieldProps } from './field-props';
 
@@ -21,8 +22,9 @@ export function EmbeddedFilesField({ field, value, onChange, onBlur, error, disa
   const max = formLimits.maxEmbeddedFiles;
 
   const onPick = async (event: ChangeEvent<HTMLInputElement>) => {
-    const picked = Array.from(event.target.files ?? []);
+    const chosen = Array.from(event.target.files ?? []);
     event.target.value = '';
+    const picked = chosen.filter(isAllowedFile);
     const room = max - fileList(getValue()).length;
     // One at a time, in the order picked, so the list keeps that order.
     for (const file of picked.slice(0, Math.max(0, room))) {
@@ -30,6 +32,7 @@ export function EmbeddedFilesField({ field, value, onChange, onBlur, error, disa
     }
     // After the kept ones (each starts by clearing the message): say why the rest were left out.
     if (picked.length > room) setProblem(formMessages.tooManyFiles(max));
+    else if (picked.length < chosen.length) setProblem(messages.fileTypeNotAllowed);
   };
   const remove = (index: number) => {
     onChange(list.filter((_, i) => i !== index));

@@ -2,7 +2,7 @@ import { useRef, type ChangeEvent } from 'react';
 import { formMessages } from '@/contract/forms';
 import { isFileAnswer } from '../answers';
 import { FieldShell } from '../field-shell';
-import { IMAGE_ACCEPT, imageAlt } from '../file-names';
+import { IMAGE_ACCEPT, imageAlt, isAllowedImage } from '../file-names';
 import { useFileStore } from '../use-file-store';
 import type { FileFieldProps } from './field-props';
 
@@ -20,7 +20,7 @@ export function ImageField({ field, value, onChange, onBlur, error, disabled, fi
     const file = event.target.files?.[0];
     event.target.value = ''; // the same photo can be picked again after a failure
     if (!file) return;
-    if (!file.type.startsWith('image/')) {
+    if (!isAllowedImage(file)) {
       setProblem(formMessages.notAnImage);
       return;
     }
@@ -42,7 +42,7 @@ export function ImageField({ field, value, onChange, onBlur, error, disabled, fi
                 <files.Preview file={answer} alt={imageAlt(field.label)} />
               </div>
               <button type="button" className="button button--secondary" onClick={remove} disabled={disabled}>
-                Remove<span className="visually-hidden"> {field.label}</span>
+                Remove<span className="visually-hidden">: {field.label}</span>
               </button>
             </div>
           ) : null}
