@@ -27,6 +27,8 @@ const zones = [
   { target: './src/data', from: ['./src/components', './src/entries', './src/features', './src/app', './src/main.tsx'], message: `src/data never imports components, entries, features or app. ${rule1}` },
   { target: './src/components', from: ['./src/entries', './src/features', './src/app', './src/main.tsx'], message: `src/components never imports entries, features or app. ${rule1}` },
   { target: './src/entries', from: ['./src/features', './src/app', './src/main.tsx'], message: `src/entries never imports features or app. ${rule1}` },
+  // The form renderer (issue 9) is shared by objectives and documents: its caller hands it answers and files.
+  { target: './src/components/form-renderer', from: ['./src/data', './src/api'], message: 'src/components/form-renderer is presentational: answers and files come from its caller, never from src/data or src/api.' },
   ...FEATURES.map((f) => ({
     target: `./src/features/${f}`, from: './src/features', except: [`./${f}`], message: `No feature imports another feature; compose them in src/app. ${rule1}`,
   })),

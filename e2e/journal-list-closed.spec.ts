@@ -387,7 +387,8 @@ async function exerciseFilters(page: Page, stamp: string, entries: Plan, unfilte
   await screen.sharing.selectOption({ label: 'All entries' });
   await expectListed(page, texts(cake), 'a search in the six days');
 
-  // The demo entries (recent), by the reactions only they have: no date range.
+  // The demo entries (recent), by the reactions only they have: no date range. Other specs write
+  // journal entries for jamie on the same server, so they choose other reactions by name.
   await screen.search.fill('');
   await screen.from.fill('');
   await screen.to.fill('');

@@ -82,9 +82,8 @@ async function reply(page: Page, text: string, withReaction: boolean): Promise<s
   await form.getByLabel('Your message').fill(text);
   let emoji: string | null = null;
   if (withReaction) {
-    const reactions = form.getByRole('radiogroup', { name: 'How do you feel?' }).getByRole('radio');
-    await expect.poll(() => reactions.count(), { timeout: 20_000 }).toBeGreaterThan(1);
-    const reaction = reactions.nth(1);
+    const reaction = form.getByRole('radiogroup', { name: 'How do you feel?' }).getByRole('radio', { name: 'Thumbs up', exact: true });
+    await expect(reaction).toBeVisible({ timeout: 20_000 });
     await reaction.click();
     await expect(reaction).toHaveAttribute('aria-checked', 'true');
     emoji = (await reaction.textContent())?.trim() ?? null;

@@ -16,6 +16,7 @@ import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
 import { registerIdempotency } from './plugins/idempotency';
 import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
+import { registerSafeText } from './plugins/safe-text';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
 import { multipartBodies } from './plugins/multipart-bodies';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSessions(app);
   registerCsrf(app);
   await registerRateLimit(app);
+  registerSafeText(app);
   registerIdempotency(app);
   registerDemoTopUp(app);
 

@@ -5,6 +5,7 @@ import { hmac, safeEqual } from '../lib/crypto';
 import { HttpError } from '../lib/http-errors';
 import { randomToken } from '../lib/tokens';
 import '../types';
+import { isApiRequest } from '../lib/api-path';
 
 /**
  * Double-submit token bound to the session: `<random>.<HMAC(key, sessionHash.random)>`. A page on
@@ -32,7 +33,7 @@ function tokenMatchesSession(app: FastifyInstance, token: string, sessionHash: s
 export function registerCsrf(app: FastifyInstance): void {
   // Runs after the session hook (registered earlier), before the body is parsed.
   app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!UNSAFE.has(request.method) || !isApiRequest(request)) return;
     const header = request.headers[CSRF_HEADER.toLowerCase()];
     const cookie = request.cookies[CSRF_COOKIE];
     const ok =

@@ -5,6 +5,7 @@ import { chosenMessages as chosen } from '../../src/contract/messages';
 import { HttpError } from '../lib/http-errors';
 import { fieldErrors } from '../lib/validate';
 import { serveSpa } from './static-pwa';
+import { isApiRequest } from '../lib/api-path';
 
 /**
  * One place that turns every failure into the API's error envelope. Bad input is never a 500;
@@ -18,6 +19,9 @@ const bodyErrors: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'The request body length is wrong' },
 };
 
+/** What busboy (under @fastify/multipart) throws for a malformed body (issue 12, finding 4). */
+const MALFORMED_MULTIPART = /^Multipart: Boundary not found$|^Boundary required$|unexpected end of multipart data$/i;
+
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string> = {}) {
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
@@ -30,6 +34,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof ZodError) {
       return send(reply, 422, { success: false, message: chosen.validationFailed, errors: fieldErrors(error) });
     }
+    // busboy's own errors carry no code or status: a multipart body without a boundary, or cut off.
+    if (MALFORMED_MULTIPART.test(error.message)) return send(reply, 400, { success: false, message: chosen.formUnreadable });
     const code = 'code' in error ? error.code : undefined;
     const known = code ? bodyErrors[code] : undefined;
     if (known) return send(reply, known.status, { success: false, message: known.message });
@@ -47,8 +53,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   // Unknown API paths answer JSON; anything else that wants HTML gets the PWA shell.
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) {
+    if (isApiRequest(request)) {
       return send(reply, 404, { success: false, message: chosen.notFound });
     }
     const wantsHtml = (request.method === 'GET' || request.method === 'HEAD') && (request.headers.accept ?? '').includes('text/html');

@@ -1,5 +1,6 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { isApiRequest } from '../lib/api-path';
 
 /** The connect-src origins of regions whose API lives on another host (`{site}` becomes `*`). */
 function regionOrigins(regions: { api_base: string }[]): string[] {
@@ -49,7 +50,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (isApiRequest(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
 }

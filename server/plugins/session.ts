@@ -8,6 +8,7 @@ import { HttpError } from '../lib/http-errors';
 import { randomToken } from '../lib/tokens';
 import type { CurrentSession } from '../types';
 import { setCsrfCookie } from './csrf';
+import { isApiRequest } from '../lib/api-path';
 
 /**
  * Server-side sessions. The cookie holds 32 random bytes; the database keeps only their SHA-256,
@@ -102,7 +103,7 @@ export function registerSessions(app: FastifyInstance): void {
 
   app.addHook('onRequest', async (request) => {
     request.session = null;
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRequest(request)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 100) return;
     const row = await app.db

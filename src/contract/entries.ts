@@ -123,7 +123,8 @@ export type VoiceCategory = z.infer<typeof voiceCategorySchema>;
 export const voiceCategoriesPageSchema = pageSchema(voiceCategorySchema);
 
 // GET /v1/tags/icons/emojis
-export const emojiSchema = syncedRowSchema.extend({ emoji: z.string(), name: z.string() });
+/** `position`: the order the picker shows them in, the same on every device (ids are random). */
+export const emojiSchema = syncedRowSchema.extend({ emoji: z.string(), name: z.string(), position: z.number().int() });
 export type Emoji = z.infer<typeof emojiSchema>;
 export const emojisPageSchema = pageSchema(emojiSchema);
 

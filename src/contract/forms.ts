@@ -44,6 +44,18 @@ export const formMessages = {
   wrongAnswer: 'This answer does not fit the question',
   unknownField: 'This question is not on the form',
   cannotShow: "This question can't be shown",
+  // The form renderer's words (src/components/form-renderer), chosen in issue 9.
+  notAnswered: 'Not answered',
+  fileNotSaved: 'This file could not be kept. Please try again.',
+  notAnImage: 'Choose a photo or a picture',
+  tooManyFiles: (max: number) => `You can add up to ${max} files`,
+  filesAdded: (count: number, max: number) => `${count} of ${max} files added`,
+  savingFile: 'Saving…',
+  signatureSaved: 'Signature saved',
+  tableFull: (max: number) => `This table can have up to ${max} rows`,
+  noRows: 'No rows yet',
+  noColour: 'No colour chosen yet',
+  noRelatedForms: 'There are no forms to choose from',
 } as const;
 
 /** A field id: the key of its answer. */

@@ -2,6 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EntryKind } from '@/contract/entry-kind';
 import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, todaysRoster$, upcomingCalendar$ } from '@/data/hooks/queries';
+import { emojis$ } from '@/entries/hooks/entry-queries';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CalendarDoc, FeedbackDoc, RosterDoc } from '@/data/replica/types';
@@ -95,6 +96,18 @@ describe('the hooks’ queries on local data', () => {
       { id: uuid(2), kind: 'other', updated_at: '2026-01-01T00:00:00.000000Z', name: 'Nope', data: null, ...synced },
     ] as never);
     expect(await firstValueFrom(eventTypes$(db))).toEqual({ [uuid(1)]: 'Health' });
+  });
+
+  it('emojis: in the server\'s position order whatever their ids (the same picker on every device), unpositioned ones last', async () => {
+    const { db } = await open();
+    const at = '2026-01-01T00:00:00.000000Z';
+    await db.lookups.bulkInsert([
+      { id: uuid(1), kind: 'emoji', updated_at: at, name: 'Sad', data: { emoji: '😢', position: 2 }, ...synced },
+      { id: uuid(2), kind: 'emoji', updated_at: at, name: 'Happy', data: { emoji: '😊', position: 0 }, ...synced },
+      { id: uuid(3), kind: 'emoji', updated_at: at, name: 'Angry', data: { emoji: '😠' }, ...synced },
+      { id: uuid(4), kind: 'emoji', updated_at: at, name: 'Joyful', data: { emoji: '😄', position: 1 }, ...synced },
+    ] as never);
+    expect((await firstValueFrom(emojis$(db))).map((e) => e.name)).toEqual(['Happy', 'Joyful', 'Sad', 'Angry']);
   });
 
   it('the account is kept encrypted in the replica and comes back', async () => {

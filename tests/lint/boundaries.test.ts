@@ -33,6 +33,10 @@ const probes: Array<[string, string, string, string]> = [
   ['the domain importing a route', 'server/domain/x.ts', "export * from '../routes/health';", PATHS],
   ['server/lib importing the domain', 'server/lib/x.ts', "export * from '../domain/access';", PATHS],
   ['dexie in a feature', 'src/features/journal/x.ts', "import Dexie from 'dexie';\nexport const d = Dexie;", IMPORTS],
+  ['the form renderer importing src/data', 'src/components/form-renderer/x.ts', "export * from '@/data/owner';", PATHS],
+  ['the form renderer importing src/api', 'src/components/form-renderer/fields/x.ts', "export * from '../../../api/base-address';", PATHS],
+  ['the form renderer importing entries', 'src/components/form-renderer/x.ts', "export * from '@/entries/components/drawing-shapes';", PATHS],
+  ['the form renderer importing rxdb', 'src/components/form-renderer/x.ts', "import { createRxDatabase } from 'rxdb';\nexport const c = createRxDatabase;", IMPORTS],
 ];
 
 describe('lint fences (ARCHITECTURE rules 1 and 2)', () => {
@@ -53,6 +57,7 @@ describe('lint fences (ARCHITECTURE rules 1 and 2)', () => {
     ['sw importing the outbox and workbox', 'sw/x.ts', "import { precacheAndRoute } from 'workbox-precaching';\nexport const p = precacheAndRoute;\nexport * from '../src/data/owner';"],
     ['the server importing the contract and fastify', 'server/lib/x.ts', "import Fastify from 'fastify';\nexport const f = Fastify;\nexport * from '../../src/contract/http';"],
     ['a route importing server/lib', 'server/routes/health.ts', "export * from '../lib/crypto';"],
+    ['the form renderer importing the contract, components and react-hook-form', 'src/components/form-renderer/x.ts', "export * from '@/contract/forms';\nexport * from '../text-field';\nexport { useForm } from 'react-hook-form';"],
   ];
   it.each(allowed)('allows %s', async (_name, filePath, code) => {
     expect(await rulesFor(filePath, code)).toEqual([]);

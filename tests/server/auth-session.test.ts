@@ -65,6 +65,24 @@ describe('CSRF and sessions', () => {
     expect(res.status).toBe(419);
   });
 
+  it('finding 5: a percent-encoded path (/%61pi/...) gets the same CSRF check, session and no-store as /api/...', async () => {
+    // No cookie, no X-XSRF-TOKEN: the router reads /%61pi/auth/login as /api/auth/login.
+    const login = await server.client().post('/%61pi/auth/login', { username: 'jamie', password: 'hearth-demo-1', client_site: 'demo' }, { csrf: false });
+    expect(login.status).toBe(419);
+    expect(login.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    // A signed-in person's reads through the encoded path are the API's: session known, never cached.
+    const jamie = server.client();
+    expect((await jamie.login('jamie', 'hearth-demo-1')).status).toBe(200);
+    const user = await jamie.get('/%61pi/v1/auth/user');
+    expect(user.status).toBe(200);
+    expect(user.headers.get('cache-control')).toBe('no-store');
+    // An unknown encoded API path is the API's JSON 404, not the PWA shell.
+    const unknown = await jamie.get('/%61pi/v1/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ success: false });
+  });
+
   it('answers 419 on a write without any session', async () => {
     const res = await server.client().post('/api/auth/logout', {});
     expect(res.status).toBe(419);

@@ -84,7 +84,10 @@ describe('voice', () => {
     expect(res.status).toBe(200);
     const page = emojisPageSchema.parse(res.body);
     expect(page.data.length).toBeGreaterThanOrEqual(20);
-    expect(page.data[0]).toMatchObject({ emoji: '😊', name: 'Happy' });
+    expect(page.data[0]).toMatchObject({ emoji: '😊', name: 'Happy', position: 0 });
+    // Every device shows them in one order: the positions, not the (random) ids.
+    const positions = page.data.map((e) => e.position);
+    expect(new Set(positions).size).toBe(positions.length);
     expect((await server.client().get('/api/v1/tags/icons/emojis')).status).toBe(401);
   });
 });

@@ -36,9 +36,9 @@ vi.mock('@/entries/hooks/use-entries', async (importOriginal) => ({
   useJournalReactions: (): Live<string[]> => ({ data: fake.reactions, loading: false }),
   useEmojis: () => ({
     data: [
-      { id: 'e1', emoji: '😀', name: 'Happy', updated_at: '2026-01-01T00:00:00.000Z' },
-      { id: 'e2', emoji: '😢', name: 'Sad', updated_at: '2026-01-01T00:00:00.000Z' },
-      { id: 'e3', emoji: '😡', name: 'Angry', updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 'e1', emoji: '😀', name: 'Happy', position: 0, updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 'e2', emoji: '😢', name: 'Sad', position: 1, updated_at: '2026-01-01T00:00:00.000Z' },
+      { id: 'e3', emoji: '😡', name: 'Angry', position: 2, updated_at: '2026-01-01T00:00:00.000Z' },
     ],
     loading: false,
   }),

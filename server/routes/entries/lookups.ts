@@ -47,6 +47,7 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
         ...syncSelect(emojiSpec),
         'emojis.emoji',
         'emojis.name',
+        'emojis.position',
       ]);
     return toPage(await applyListQuery(query, list, emojiSpec).execute(), list);
   });

@@ -183,10 +183,12 @@ export function emojisReplication(): Replicated {
   const config: PullConfig<Emoji> = {
     kind: 'pages',
     collection: 'lookups',
-    identifier: 'lookups:emojis',
+    // ':2' since emojis carry their position: a new identifier starts from an empty checkpoint, so a
+    // replica that pulled them before gets them again, positions included.
+    identifier: 'lookups:emojis:2',
     path: paths.emojis.build(),
     schema: emojisPageSchema,
-    toDoc: (row) => ({ id: row.id, kind: 'emoji', updated_at: row.updated_at, name: row.name, data: { emoji: row.emoji } }),
+    toDoc: (row) => ({ id: row.id, kind: 'emoji', updated_at: row.updated_at, name: row.name, data: { emoji: row.emoji, position: row.position } }),
   };
   return { key: 'emojis', topics: [], config: config as unknown as PullConfig };
 }

@@ -49,15 +49,19 @@ export function voiceCategories$(db: ReplicaDatabase): Observable<VoiceCategoryD
   );
 }
 
+/** In the server's order (`position`), the same on every device; by name where a position is missing. */
 export function emojis$(db: ReplicaDatabase): Observable<EmojiDoc[]> {
   return db.lookups.find({ selector: { kind: 'emoji' } }).$.pipe(
     map((docs) =>
-      plain<LookupDoc>(docs).map((doc) => ({
-        id: doc.id,
-        updated_at: doc.updated_at,
-        name: doc.name,
-        emoji: (doc.data?.emoji as string | undefined) ?? '',
-      })),
+      plain<LookupDoc>(docs)
+        .map((doc) => ({
+          id: doc.id,
+          updated_at: doc.updated_at,
+          name: doc.name,
+          emoji: (doc.data?.emoji as string | undefined) ?? '',
+          position: typeof doc.data?.position === 'number' ? doc.data.position : Number.MAX_SAFE_INTEGER,
+        }))
+        .sort((a, b) => a.position - b.position || byName(a, b)),
     ),
   );
 }

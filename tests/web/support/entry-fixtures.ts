@@ -77,8 +77,8 @@ export function comment(overrides: Partial<CommentDoc> = {}): CommentDoc {
 }
 
 export const emojis = (): EmojiDoc[] => [
-  { id: 'em-1', emoji: '😊', name: 'Happy', updated_at: '2026-01-01T00:00:00.000Z' },
-  { id: 'em-2', emoji: '😢', name: 'Sad', updated_at: '2026-01-01T00:00:00.000Z' },
+  { id: 'em-1', emoji: '😊', name: 'Happy', position: 0, updated_at: '2026-01-01T00:00:00.000Z' },
+  { id: 'em-2', emoji: '😢', name: 'Sad', position: 1, updated_at: '2026-01-01T00:00:00.000Z' },
 ];
 
 export const live = <T>(data: T, loading = false): Live<T> => ({ data, loading });

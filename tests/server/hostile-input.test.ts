@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chosenMessages as chosen } from '../../src/contract/messages';
+import type { Client } from './support/client';
+import { signedIn } from './support/session';
+import { postForm } from './support/uploads';
+import { startTestServer, type TestServer } from './support/server';
+
+/**
+ * Issue 12, findings 1 and 4: text that cannot be stored (NUL, lone surrogates) and malformed
+ * multipart bodies are the sender's mistake, answered 4xx with the field named, never a 500.
+ */
+let server: TestServer;
+let jamie: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  jamie = await signedIn(server, 'jamie');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const JOURNAL = '/api/v1/projects/residents/journal/entries';
+
+describe('finding 1: a NUL byte or a lone surrogate is a 422 naming the field, before sign-in too', () => {
+  it('in the login form', async () => {
+    const client = server.client();
+    await client.csrf();
+    const res = await client.post('/api/auth/login', { username: 'jam\u0000ie', password: 'x', client_site: 'demo' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, errors: { username: [chosen.unsavableText] } });
+  });
+
+  it('in a journal entry, nested fields and a JSON key', async () => {
+    for (const body of [
+      { description: 'a\u0000b' },
+      { description: 'half a pair \uD83D here' },
+      { description: 'ok', reaction: '\uDE00' },
+      { description: 'ok', shared_with: ['\u0000'] },
+      { description: 'ok', ['k\u0000']: 1 },
+    ]) {
+      const res = await jamie.post(JOURNAL, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(Object.values((res.body as { errors: Record<string, string[]> }).errors).flat()).toContain(chosen.unsavableText);
+    }
+    // A whole emoji (a proper surrogate pair) is fine.
+    expect((await jamie.post(JOURNAL, { description: 'pancakes 🥞' })).status).toBe(201);
+  });
+
+  it('in a query string and a path', async () => {
+    const search = await jamie.get(`${JOURNAL}?search_term=a%00b`);
+    expect(search.status).toBe(422);
+    expect(search.body).toMatchObject({ errors: { search_term: [chosen.unsavableText] } });
+    const filter = await jamie.get(`${JOURNAL}?filters[0][0]=description&filters[0][1]=%3D&filters[0][2]=a%00`);
+    expect(filter.status).toBe(422);
+    const path = await jamie.get(`${JOURNAL}/a%00b`);
+    expect(path.status).toBeGreaterThanOrEqual(400);
+    expect(path.status).toBeLessThan(500);
+  });
+
+  it('in a multipart field', async () => {
+    const res = await postForm(server.base, jamie, JOURNAL, [['description', 'a\u0000b']]);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ errors: { description: [chosen.unsavableText] } });
+  });
+});
+
+describe('finding 4: a malformed multipart body is a 4xx', () => {
+  it('without a boundary', async () => {
+    const res = await jamie.request('POST', JOURNAL, { body: 'description=x', headers: { 'content-type': 'multipart/form-data' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('cut off in the middle of a part', async () => {
+    const body = '--XyZ\r\nContent-Disposition: form-data; name="description"\r\n\r\nhalf of it';
+    const res = await jamie.request('POST', JOURNAL, { body, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('cut off in a file part', async () => {
+    const body = '--XyZ\r\nContent-Disposition: form-data; name="files[0]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n';
+    const res = await jamie.request('POST', JOURNAL, { body, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+});
