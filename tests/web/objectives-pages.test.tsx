@@ -10,6 +10,7 @@ import type * as TaskLogsHooks from '@/features/objectives/hooks/use-task-logs';
 import { makeAccount } from './support/account';
 import { fakeFetch } from './support/fake-fetch';
 import { renderApp } from './support/render-app';
+import { waitUntil } from '../support/wait';
 
 /** What the replica "holds" (the data layer has its own tests): these feed documents to the screens. */
 const fake = vi.hoisted(() => ({
@@ -18,6 +19,9 @@ const fake = vi.hoisted(() => ({
   failed: { current: false, completed: false } as Record<string, boolean>,
   loading: false,
   points: null as unknown,
+  draft: null as unknown,
+  saveDraft: vi.fn(async () => true),
+  review: vi.fn(async () => ({ ok: true, id: '00000000-0000-4000-8000-000000000999', queuedOffline: false })),
 }));
 
 vi.mock('@/features/objectives/hooks/use-task-logs', async (importOriginal) => {
@@ -43,6 +47,10 @@ vi.mock('@/features/objectives/hooks/use-task-log', () => ({
 vi.mock('@/data/hooks/use-points', () => ({ usePoints: (): Live<PointsSummary | null> => ({ data: fake.points as PointsSummary | null, loading: false }) }));
 vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null, useEntryFileView: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
+vi.mock('@/features/objectives/actions/review-task-log', () => ({ reviewTaskLog: fake.review }));
+vi.mock('@/data/hooks/use-draft', () => ({
+  useDraft: () => ({ value: fake.draft, loading: false, save: fake.saveDraft, clear: async () => undefined }),
+}));
 
 const ME = makeAccount().user;
 const ALI = { id: '00000000-0000-4000-8000-00000000a111', first_name: 'Ali', last_name: 'Hassan', has_photo: false };
@@ -50,8 +58,8 @@ const YOU = { id: ME.id, first_name: ME.first_name, last_name: ME.last_name, has
 const sync = { sync_state: 'synced', sync_message: null, sync_outbox_id: null } as const;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-function comment(n: number, creator: typeof ALI, text: string, created: string, extra: Partial<TaskComment> = {}): Omit<TaskComment, 'deleted_at'> {
-  return { id: uuid(500 + n), updated_at: created, task_log_id: uuid(n), comment: text, is_review: false, created_at: created, edited_at: null, creator, files: [], ...extra };
+function comment(n: number, creator: typeof ALI, text: string, created: string, extra: Partial<TaskComment> = {}): TaskComment {
+  return { id: uuid(500 + n), updated_at: created, deleted_at: null, task_log_id: uuid(n), comment: text, is_review: false, created_at: created, edited_at: null, creator, files: [], ...extra };
 }
 
 function log(n: number, status: TaskLogStatus, title: string, form: string, date: string, extra: Partial<TaskLogDoc> = {}): TaskLogDoc {
@@ -90,6 +98,9 @@ beforeEach(() => {
   fake.failed = { current: false, completed: false };
   fake.loading = false;
   fake.points = { balance: 120, pending: 0 };
+  fake.draft = null;
+  fake.saveDraft.mockClear();
+  fake.review.mockClear();
   fakeFetch();
   setAccount(makeAccount({ flags: { rewards_enabled: 1 } }));
 });
@@ -115,7 +126,7 @@ describe('objectives list', () => {
     expect(first.textContent).toContain('Current');
     expect(first.textContent).toContain('1 comment');
     expect(first.textContent).not.toContain('Waiting to send');
-    expect(document.title).toBe('Hearth - Objectives');
+    await waitUntil(() => expect(document.title).toBe('Hearth - Objectives'));
   });
 
   it('arrow keys, Home and End move between the tabs; the choice is kept in the address (?tab=1)', async () => {
@@ -229,5 +240,190 @@ describe('points on the dashboard', () => {
     renderApp('/dashboard');
     const link = await screen.findByRole('link', { name: /You have 120 points · 20 on their way/ });
     expect(link.getAttribute('href')).toBe('/rewards');
+  });
+});
+
+describe('one objective', () => {
+  const withThread = () => {
+    const logs = fake.logs as TaskLogDoc[];
+    logs[2] = {
+      ...logs[2]!,
+      reviewed: false,
+      task: { ...logs[2]!.task, description: 'Twice round the park.' },
+      form_version: { id: uuid(303), version: 1, fields: [{ id: 'activity', kind: 'text', label: 'What did you do?', help_text: null, required: true }] },
+      answers: { activity: 'Park run' },
+      comments: [
+        comment(3, YOU, 'I was tired after', '2026-03-09T12:00:00.000000Z', { task_log_id: uuid(3) }),
+        comment(4, ALI, 'Well done!', '2026-03-09T10:00:00.000000Z', { task_log_id: uuid(3) }),
+      ],
+    };
+  };
+
+  it('shows the task, the filled form read-only, the review form, and the thread newest first with Edit only on own comments', async () => {
+    withThread();
+    renderApp(`/objectives/${uuid(3)}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Go for a run' })).toBeTruthy();
+    await waitUntil(() => expect(document.title).toBe('Hearth - Objective'));
+    const facts = screen.getByRole('list', { name: 'About this objective' });
+    expect(facts.textContent).toContain('Sunday 8 March 2026');
+    expect(facts.textContent).toContain('Health & wellbeing');
+    expect(facts.textContent).toContain('Completed');
+    expect(screen.getByText('Twice round the park.')).toBeTruthy();
+    const form = screen.getByRole('region', { name: 'How it went' });
+    expect(within(form).getByText('What did you do?')).toBeTruthy();
+    expect(within(form).getByText('Park run')).toBeTruthy();
+    expect(within(form).queryByRole('textbox')).toBeNull();
+
+    const review = screen.getByRole('region', { name: 'Your review' });
+    expect(await within(review).findByRole('form', { name: 'Your review' })).toBeTruthy();
+    expect(within(review).getByRole('textbox', { name: /How do you think it went\?/ })).toBeTruthy();
+
+    const thread = screen.getByRole('list', { name: 'Comments, newest first' });
+    const items = within(thread).getAllByRole('article');
+    expect(items.map((a) => a.getAttribute('aria-label'))).toEqual(['Comment from You', 'Comment from Ali Hassan']);
+    expect(within(items[0]!).getByRole('link', { name: 'Edit your comment' }).getAttribute('href')).toBe(`/objectives/${uuid(3)}/comment/edit/${uuid(503)}`);
+    expect(within(items[1]!).queryByRole('link', { name: /Edit/ })).toBeNull();
+  });
+
+  it('the review: its draft is restored and kept as it is typed; sending it goes to the success page', async () => {
+    withThread();
+    fake.draft = { answers: { how_it_went: 'I ran all the', photos: null }, files: [] };
+    const { router, user } = renderApp(`/objectives/${uuid(3)}`);
+    const review = await screen.findByRole('region', { name: 'Your review' });
+    const text = (await within(review).findByRole('textbox', { name: /How do you think it went\?/ })) as HTMLTextAreaElement;
+    expect(text.value).toBe('I ran all the');
+    expect(within(review).getByText('We kept what you started writing on this device.')).toBeTruthy();
+    await user.type(text, ' way');
+    await waitUntil(() => expect(fake.saveDraft).toHaveBeenLastCalledWith({ answers: expect.objectContaining({ how_it_went: 'I ran all the way' }), files: [] }));
+    await user.click(within(review).getByRole('button', { name: 'Send my review' }));
+    await waitUntil(() => expect(router.state.location.pathname).toBe(`/objectives/${uuid(3)}/success`));
+    expect(fake.review).toHaveBeenCalledWith(uuid(3), { comment: 'I ran all the way', photos: [] });
+  });
+
+  it('a review with no words is not sent: the message is beside the question', async () => {
+    withThread();
+    const { user } = renderApp(`/objectives/${uuid(3)}`);
+    const review = await screen.findByRole('region', { name: 'Your review' });
+    await user.click(await within(review).findByRole('button', { name: 'Send my review' }));
+    expect(await within(review).findByText('This question needs an answer')).toBeTruthy();
+    expect(fake.review).not.toHaveBeenCalled();
+  });
+
+  it('a current objective cannot be reviewed yet, and says so', async () => {
+    renderApp(`/objectives/${uuid(1)}`);
+    const review = await screen.findByRole('region', { name: 'Your review' });
+    expect(within(review).getByText(`${taskMessages.reviewNotCompleted}.`)).toBeTruthy();
+    expect(within(review).queryByRole('form')).toBeNull();
+  });
+
+  it('a review waiting to be sent is shown with its points as on their way, and a new comment of this device goes to the front', async () => {
+    withThread();
+    const overlay = (n: number, text: string, isReview: boolean, created: string): TaskCommentOverlayDoc => ({
+      ...comment(n, YOU, text, created, { task_log_id: uuid(3), is_review: isReview }),
+      kind: 'comment',
+      status: '',
+      sort_key: created,
+      local_only: true,
+      sync_state: 'pending',
+      sync_message: null,
+      sync_outbox_id: uuid(900 + n),
+    });
+    fake.overlays = [overlay(10, 'It went well', true, '2026-03-10T09:00:00.000000Z'), overlay(11, 'Can we go again?', false, '2026-03-10T10:00:00.000000Z')];
+    renderApp(`/objectives/${uuid(3)}`);
+    const review = await screen.findByRole('region', { name: 'Your review' });
+    expect(within(review).getByText('It went well')).toBeTruthy();
+    expect(within(review).getByText(/Your 20 points arrive when it is sent/)).toBeTruthy();
+    expect(within(review).queryByRole('form')).toBeNull();
+    const items = within(screen.getByRole('list', { name: 'Comments, newest first' })).getAllByRole('article');
+    expect(items.map((a) => a.getAttribute('aria-label'))).toEqual(['Comment from You', 'Review from You', 'Comment from You', 'Comment from Ali Hassan']);
+    expect(within(items[0]!).getByText('Waiting to send')).toBeTruthy();
+  });
+
+  it('a refused comment shows the reason, Try again and Edit', async () => {
+    withThread();
+    fake.overlays = [
+      {
+        ...comment(12, YOU, 'Refused words', '2026-03-10T09:00:00.000000Z', { task_log_id: uuid(3) }),
+        kind: 'comment',
+        status: '',
+        sort_key: '2026-03-10T09:00:00.000000Z',
+        local_only: true,
+        sync_state: 'failed',
+        sync_message: taskMessages.postCommentFailed,
+        sync_outbox_id: null,
+      } satisfies TaskCommentOverlayDoc,
+    ];
+    renderApp(`/objectives/${uuid(3)}`);
+    const item = (await screen.findByText('Refused words')).closest('article')!;
+    expect(within(item).getByRole('alert').textContent).toBe(taskMessages.postCommentFailed);
+    expect(within(item).getByRole('button', { name: 'Try again to send your comment' })).toBeTruthy();
+    expect(within(item).getByRole('link', { name: 'Edit your comment' })).toBeTruthy();
+  });
+
+  it('"Objective not found" for a log the replica does not have after its first pull', async () => {
+    renderApp(`/objectives/${uuid(77)}`);
+    expect(await screen.findByRole('heading', { level: 2, name: taskMessages.objectiveNotFound })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to objectives' }).getAttribute('href')).toBe('/objectives');
+  });
+
+  it('waits (Loading…) rather than saying "not found" while the first pull runs', async () => {
+    fake.loading = true;
+    renderApp(`/objectives/${uuid(77)}`);
+    expect(await screen.findByText('Loading…')).toBeTruthy();
+    expect(screen.queryByText(taskMessages.objectiveNotFound)).toBeNull();
+  });
+});
+
+describe('editing a comment', () => {
+  beforeEach(() => {
+    const logs = fake.logs as TaskLogDoc[];
+    logs[0] = {
+      ...logs[0]!,
+      comments: [comment(1, YOU, 'My first words', '2026-03-12T11:00:00.000000Z', { task_log_id: uuid(1) }), comment(2, ALI, 'Staff words', '2026-03-12T10:00:00.000000Z', { task_log_id: uuid(1) })],
+    };
+  });
+
+  it('the young person edits their own comment: the form holds its words', async () => {
+    renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(501)}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit comment' })).toBeTruthy();
+    await waitUntil(() => expect(document.title).toBe('Hearth - Edit comment'));
+    const form = screen.getByRole('form', { name: 'Edit your comment' });
+    expect((within(form).getByRole('textbox', { name: 'Your comment' }) as HTMLTextAreaElement).value).toBe('My first words');
+  });
+
+  it('"Comment not found" for someone else\'s comment, and for one that is not there', async () => {
+    renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(502)}`);
+    expect(await screen.findByRole('heading', { level: 2, name: taskMessages.commentNotFound })).toBeTruthy();
+    expect(screen.queryByRole('form')).toBeNull();
+  });
+
+  it('"Comment not found" for an unknown comment id', async () => {
+    renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(599)}`);
+    expect(await screen.findByRole('heading', { level: 2, name: taskMessages.commentNotFound })).toBeTruthy();
+  });
+});
+
+describe('after a review', () => {
+  it('"+20 points" with the total, pending shown as on its way, and the way back', async () => {
+    fake.overlays = [
+      {
+        ...comment(13, YOU, 'It went well', '2026-03-10T09:00:00.000000Z', { task_log_id: uuid(5), is_review: true }),
+        kind: 'comment',
+        status: '',
+        sort_key: '2026-03-10T09:00:00.000000Z',
+        local_only: true,
+        sync_state: 'pending',
+        sync_message: null,
+        sync_outbox_id: uuid(913),
+      } satisfies TaskCommentOverlayDoc,
+    ];
+    fake.points = { balance: 120, pending: 20 };
+    renderApp(`/objectives/${uuid(5)}/success`);
+    expect(await screen.findByRole('heading', { level: 1, name: '+20 points' })).toBeTruthy();
+    await waitUntil(() => expect(document.title).toBe('Hearth - Objective complete'));
+    expect(screen.getByText('You have 120 points · 20 points on their way.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the objective' }).getAttribute('href')).toBe(`/objectives/${uuid(5)}`);
+    expect(screen.getByRole('link', { name: 'All objectives' })).toBeTruthy();
+    expect(within(screen.getByRole('main')).queryByRole('link', { name: /reward|spend|swap/i })).toBeNull();
   });
 });
