@@ -54,6 +54,7 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
   const answersRef = useRef<Answers>({});
   const filesRef = useRef<Map<string, EntryFile>>(new Map());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [saving, setSaving] = useState<'idle' | 'waiting' | 'saved'>('idle');
   const { save } = draft;
 
   // The form reads its starting answers once, when the stored draft is known.
@@ -70,11 +71,14 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
     timer.current = null;
     const answers = answersRef.current;
     const ids = new Set(fileIdsOf(answers));
-    void save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) });
+    void save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) }).then((saved) => {
+      if (!timer.current) setSaving(saved ? 'saved' : 'idle');
+    });
   }, [save]);
 
   const later = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
+    setSaving('waiting');
     timer.current = setTimeout(persist, SAVE_AFTER_MS);
   }, [persist]);
 
@@ -130,6 +134,9 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
         aria-label="Your review"
         headingLevel={3}
       />
+      <p className="small-print" role="status">
+        {saving === 'saved' ? 'Draft saved on this device.' : saving === 'waiting' ? 'Saving your draft…' : ''}
+      </p>
     </>
   );
 }
