@@ -22,6 +22,10 @@ export function PrivacyPage() {
         <li>When you share a journal entry, only the people you choose can see it.</li>
         <li>Staff at your home can see what you send or share with them, like Voice messages and shared entries.</li>
         <li>Staff can reply and comment, so you can talk things through.</li>
+        <li>
+          Your objectives are set by staff at your home. All the staff at your home can see your objectives, how they went, and
+          your comments and reviews on them.
+        </li>
         <li>If something you share makes staff worried about your safety, they may need to tell other people whose job is to keep you safe. They should talk to you about it.</li>
       </ul>
 
@@ -29,6 +33,7 @@ export function PrivacyPage() {
       <ul>
         <li>Hearth keeps a copy of your things on the device, so it works without Wi-Fi.</li>
         <li>That copy is locked (encrypted), so other apps cannot read it.</li>
+        <li>A review you have started writing is kept in that locked copy until you send it, so you do not lose it.</li>
         <li>When you sign out, Hearth removes your things from the device.</li>
         <li>On a shared tablet, always sign out when you finish, so the next person cannot see your things.</li>
       </ul>
