@@ -55,6 +55,8 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
   const filesRef = useRef<Map<string, EntryFile>>(new Map());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [saving, setSaving] = useState<'idle' | 'waiting' | 'saved'>('idle');
+  /** Queued: nothing may write the draft again (it was cleared). */
+  const sent = useRef(false);
   const { save } = draft;
 
   // The form reads its starting answers once, when the stored draft is known.
@@ -77,6 +79,7 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
   }, [save]);
 
   const later = useCallback(() => {
+    if (sent.current) return;
     if (timer.current) clearTimeout(timer.current);
     setSaving('waiting');
     timer.current = setTimeout(persist, SAVE_AFTER_MS);
@@ -107,6 +110,7 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
       if (Object.keys(errors).length === 0) toast.error(result.message || taskMessages.postCommentFailed);
       return { errors };
     }
+    sent.current = true;
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     await draft.clear();
