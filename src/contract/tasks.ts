@@ -4,6 +4,7 @@ import { envelope } from './envelope';
 import { answersSchema } from './forms';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { calendarDateSchema } from './calendar-values';
 
 /**
  * Objectives (SPEC §3 Task, Task log, Task comment; §7 Tasks; issue 9). A task is one objective
@@ -45,10 +46,7 @@ export const taskMessages = {
 } as const;
 
 /** A calendar date YYYY-MM-DD that exists (2026-02-30 does not). */
-const date = z
-  .string({ error: taskMessages.dateRequired })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: taskMessages.dateRequired })
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: taskMessages.dateRequired });
+const date = calendarDateSchema(taskMessages.dateRequired);
 
 /** One comment of a task log's thread. `is_review`: the young person's review (at most one per log). */
 export const taskCommentSchema = syncedRowSchema.extend({
