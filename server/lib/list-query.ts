@@ -84,7 +84,8 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-
 function valueFor(type: FieldType, raw: string): string | null {
   switch (type) {
     case 'text':
-      return raw.length <= 500 ? raw : null;
+      // PostgreSQL cannot hold NUL in text: such a value matches nothing and is refused (422), never a 500.
+      return raw.length <= 500 && !raw.includes('\u0000') ? raw : null;
     case 'uuid':
       return UUID.test(raw) ? raw.toLowerCase() : null;
     case 'date':

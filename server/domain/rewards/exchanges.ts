@@ -16,6 +16,7 @@ import type { SignedIn } from '../../plugins/session';
 import { reachableResident, residentRowReadable, staffReachableResident } from '../access';
 import { clientIdOf, createdBefore, isUniqueViolation } from '../entries/writes';
 import { filesOf } from '../entries/present';
+import { uploadedFiles } from '../uploads/form-fields';
 import { appendPoints } from '../tasks/points';
 
 /**
@@ -237,7 +238,9 @@ export async function createExchange(app: FastifyInstance, auth: SignedIn, resid
   const again = () => (clientId ? createdBefore(app.db, auth, 'reward_exchanges', clientId, () => showExchange(app, auth, clientId)) : Promise.resolve(null));
   const before = await again();
   if (before) return before;
-  parse(rewardExchangeRequestSchema, body);
+  parse(rewardExchangeRequestSchema, request.body ?? {});
+  const files = uploadedFiles(request);
+  if (files.length > 0) throw new HttpError(422, chosen.validationFailed, Object.fromEntries(files.map((f) => [f.field, ['This file was not expected']])));
 
   const id = clientId ?? uuidv7();
   let outcome: 'created' | 'sent_again';
@@ -267,7 +270,7 @@ export async function createExchange(app: FastifyInstance, auth: SignedIn, resid
  * told only when something changed.
  */
 export async function decideExchange(app: FastifyInstance, auth: SignedIn, exchangeId: string, decision: Exclude<RewardExchangeStatus, 'pending'>, request: FastifyRequest): Promise<RewardExchange> {
-  const input = parse(rewardDecisionSchema, bodyOf(request));
+  const input = parse(rewardDecisionSchema, request.body ?? {});
   const found = await app.db
     .selectFrom('reward_exchanges')
     .select(['id', 'resident_id'])
