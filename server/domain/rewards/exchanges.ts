@@ -171,7 +171,13 @@ export async function exchangePoints(db: Kysely<Database>, input: ExchangeInput)
       .insertInto('reward_exchanges')
       .values({ id: input.id, tenant_id: input.tenantId, resident_id: me.id, reward_id: reward.id, creator_id: input.creatorId, points: reward.points, ...at })
       .execute();
-    await appendPoints(tx, { tenantId: input.tenantId, residentId: me.id, delta: -reward.points, reason: 'reward_exchange', sourceId: input.id, at: input.at });
+    try {
+      await appendPoints(tx, { tenantId: input.tenantId, residentId: me.id, delta: -reward.points, reason: 'reward_exchange', sourceId: input.id, at: input.at });
+    } catch (error) {
+      // The ledger's own guard (never below zero): the same refusal, should the check above ever miss.
+      if (error instanceof HttpError && error.statusCode === 422) throw refused({ points: [rewardMessages.notEnoughPoints] });
+      throw error;
+    }
     return 'created' as const;
   });
 }
