@@ -124,7 +124,10 @@ const refused = (errors: FieldErrors) => new HttpError(422, rewardMessages.redee
 type Body = Record<string, unknown>;
 const bodyOf = (request: FastifyRequest): Body => (request.body && typeof request.body === 'object' ? (request.body as Body) : {});
 
-/** What an exchange needs: who, which reward, under which id; `at` only for demo data. */
+/**
+ * What an exchange needs: who, which reward, under which id. `at` (demo data only) dates the
+ * exchange; its ledger entry is always dated now (the ledger records when points moved here).
+ */
 export interface ExchangeInput {
   tenantId: string;
   residentId: string;
@@ -172,7 +175,7 @@ export async function exchangePoints(db: Kysely<Database>, input: ExchangeInput)
       .values({ id: input.id, tenant_id: input.tenantId, resident_id: me.id, reward_id: reward.id, creator_id: input.creatorId, points: reward.points, ...at })
       .execute();
     try {
-      await appendPoints(tx, { tenantId: input.tenantId, residentId: me.id, delta: -reward.points, reason: 'reward_exchange', sourceId: input.id, at: input.at });
+      await appendPoints(tx, { tenantId: input.tenantId, residentId: me.id, delta: -reward.points, reason: 'reward_exchange', sourceId: input.id });
     } catch (error) {
       // The ledger's own guard (never below zero): the same refusal, should the check above ever miss.
       if (error instanceof HttpError && error.statusCode === 422) throw refused({ points: [rewardMessages.notEnoughPoints] });
@@ -222,7 +225,7 @@ export async function decidePoints(db: Kysely<Database>, input: DecisionInput): 
       .where('id', '=', input.exchangeId)
       .execute();
     if (input.decision === 'denied') {
-      await appendPoints(tx, { tenantId: input.tenantId, residentId: input.residentId, delta: current.points, reason: 'reward_refund', sourceId: input.exchangeId, at: input.at });
+      await appendPoints(tx, { tenantId: input.tenantId, residentId: input.residentId, delta: current.points, reason: 'reward_refund', sourceId: input.exchangeId });
     }
     return true;
   });

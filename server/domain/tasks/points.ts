@@ -19,15 +19,13 @@ export interface Award {
   delta: number;
   reason: string;
   sourceId: string;
-  /** When it happened (demo data only; now otherwise). */
-  at?: Date;
 }
 
 /** Appends the entry unless (reason, source_id) is already there; true when it was appended. */
 export async function appendPoints(tx: Transaction<Database> | Kysely<Database>, award: Award): Promise<boolean> {
   const inserted = await tx
     .insertInto('points_ledger')
-    .values({ tenant_id: award.tenantId, resident_id: award.residentId, delta: award.delta, reason: award.reason, source_id: award.sourceId, ...(award.at ? { created_at: award.at } : {}) })
+    .values({ tenant_id: award.tenantId, resident_id: award.residentId, delta: award.delta, reason: award.reason, source_id: award.sourceId })
     .onConflict((oc) => oc.columns(['reason', 'source_id']).doNothing())
     .returning('id')
     .executeTakeFirst();
