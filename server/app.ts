@@ -11,6 +11,7 @@ import { FileStore } from './lib/file-store';
 import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifier';
 import { parseQueryString } from '../src/contract/query-string';
 import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
+import { pushEndpointProblem } from './lib/push-endpoints';
 import { registerCsrf } from './plugins/csrf';
 import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
@@ -51,6 +52,8 @@ import staffRosterRoute from './routes/rota/staff-roster';
 import syncStreamRoute from './routes/sync/stream';
 import taskReadRoutes from './routes/tasks/read';
 import taskWriteRoutes from './routes/tasks/write';
+import rewardReadRoutes from './routes/rewards/read';
+import rewardWriteRoutes from './routes/rewards/write';
 import accountRoute from './routes/users/account';
 import changePasswordRoute from './routes/users/change-password';
 import lookupRoutes from './routes/users/lookups';
@@ -116,7 +119,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('imageClassifier', imageClassifier);
   app.addHook('onClose', async () => imageClassifier.close());
   app.decorate('pushSender', options.pushSender ?? createWebPushSender(config.vapid));
-  const push = new PushDispatch({ db: options.db, log: app.log, sender: () => app.pushSender });
+  const push = new PushDispatch({
+    db: options.db,
+    log: app.log,
+    sender: () => app.pushSender,
+    allowed: (endpoint) => pushEndpointProblem(endpoint, config.pushServiceHosts) === null,
+  });
   app.decorate('push', push);
   app.addHook('onClose', async () => push.settled());
 
@@ -168,10 +176,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await forms.register(entryWriteRoutes);
         await forms.register(nsfwRoute);
         await forms.register(taskWriteRoutes);
+        await forms.register(rewardWriteRoutes);
       });
       await api.register(entryReadRoutes);
       await api.register(entryLookupRoutes);
       await api.register(taskReadRoutes);
+      await api.register(rewardReadRoutes);
       await api.register(fileViewRoute);
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);

@@ -89,7 +89,8 @@ const isFilterTimestamp = (raw: string) => {
 function valueFor(type: FieldType, raw: string): string | null {
   switch (type) {
     case 'text':
-      return raw.length <= 500 ? raw : null;
+      // PostgreSQL cannot hold NUL in text: such a value matches nothing and is refused (422), never a 500.
+      return raw.length <= 500 && !raw.includes('\u0000') ? raw : null;
     case 'uuid':
       return UUID.test(raw) ? raw.toLowerCase() : null;
     case 'date':

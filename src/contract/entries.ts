@@ -141,7 +141,8 @@ export const nsfwResultSchema = z.object({
 export const nsfwResponseSchema = envelope(nsfwResultSchema);
 
 /**
- * GET /v1/files/view?file_id=...&module=journal|voice|comment|task_comment|task_log (bytes);
- * task_comment: a file of an objective's comment, task_log: a file answer of a task log (issue 9).
+ * GET /v1/files/view?file_id=...&module=journal|voice|comment|task_comment|task_log|reward (bytes);
+ * task_comment: a file of an objective's comment, task_log: a file answer of a task log (issue 9);
+ * reward: a reward's picture (issue 10).
  */
-export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment', 'task_comment', 'task_log']);
+export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment', 'task_comment', 'task_log', 'reward']);

@@ -67,6 +67,10 @@ export const SYNC_TOPICS = [
   'tasks',
   /** The points ledger; the resident's reward_points moves with it. */
   'points',
+  /** The rewards catalogue of the young person's home (issue 10). */
+  'rewards',
+  /** The young person's reward exchanges (history; issue 10). */
+  'reward_history',
 ] as const;
 export type SyncTopic = (typeof SYNC_TOPICS)[number];
 

@@ -162,7 +162,11 @@ export const staffLogUpdateSchema = z.object({
 });
 
 /** The points ledger (append-only): GET /v1/projects/residents/{id}/points. */
-export const POINTS_REASONS = ['opening_balance', 'task_log_review', 'reward_exchange', 'adjustment'] as const;
+/**
+ * Why the balance moved: `reward_exchange` (-cost when the young person asks; source_id = the
+ * exchange) and `reward_refund` (+cost when staff deny it; the same source_id) since issue 10.
+ */
+export const POINTS_REASONS = ['opening_balance', 'task_log_review', 'reward_exchange', 'reward_refund', 'adjustment'] as const;
 export const pointsEntrySchema = syncedRowSchema.extend({
   resident_id: z.uuid(),
   delta: z.number().int(),
