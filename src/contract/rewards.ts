@@ -3,6 +3,7 @@ import { clientIdSchema, fileSchema } from './entries';
 import { envelope } from './envelope';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { savable } from './text';
 
 /**
  * Rewards (SPEC §3 Reward, Reward history item; §7 Rewards; §8; issue 10). A home keeps a catalogue
@@ -43,11 +44,7 @@ export const rewardMessages = {
   noteTooLong: `The note can be up to ${rewardLimits.noteMaxLength} characters`,
   alreadyApproved: 'This exchange has already been approved',
   alreadyDenied: 'This exchange has already been denied',
-  badCharacter: 'This text contains a character that is not allowed',
 } as const;
-
-/** No NUL: PostgreSQL cannot store it in text, and no person types it. */
-const withoutNul = <T extends z.ZodType<string>>(schema: T) => schema.refine((s) => !s.includes('\u0000'), { error: rewardMessages.badCharacter });
 
 /** '1'/'0'/'true'/'false' from a form, or a JSON boolean. */
 const flag = z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).transform((v) => v === true || v === '1' || v === 'true');
@@ -114,14 +111,14 @@ export const rewardsQuerySchema = z.object({ resident_id: z.uuid({ error: reward
 export const rewardExchangeRequestSchema = z.object({ id: clientIdSchema });
 export type RewardExchangeRequest = z.input<typeof rewardExchangeRequestSchema>;
 
-const name = withoutNul(
+const name = savable(
   z
     .string({ error: rewardMessages.nameRequired })
     .trim()
     .min(1, { error: rewardMessages.nameRequired })
     .max(rewardLimits.nameMaxLength, { error: rewardMessages.nameTooLong }),
 );
-const description = withoutNul(z.string().trim().max(rewardLimits.descriptionMaxLength, { error: rewardMessages.descriptionTooLong }));
+const description = savable(z.string().trim().max(rewardLimits.descriptionMaxLength, { error: rewardMessages.descriptionTooLong }));
 const points = wholeNumber(rewardLimits.maxPoints, rewardMessages.pointsRequired).refine((n) => n > 0, { error: rewardMessages.pointsRequired });
 const position = wholeNumber(10_000, rewardMessages.positionInvalid);
 
@@ -152,6 +149,6 @@ export type StaffRewardUpdate = z.input<typeof staffRewardUpdateSchema>;
 
 /** Staff: POST /v1/reward-exchanges/{id}/approve and .../deny. */
 export const rewardDecisionSchema = z.object({
-  note: withoutNul(z.string().trim().max(rewardLimits.noteMaxLength, { error: rewardMessages.noteTooLong })).nullable().optional(),
+  note: savable(z.string().trim().max(rewardLimits.noteMaxLength, { error: rewardMessages.noteTooLong })).nullable().optional(),
 });
 export type RewardDecision = z.input<typeof rewardDecisionSchema>;

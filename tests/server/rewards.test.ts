@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/contract/messages';
+import { chosenMessages as chosen, messages } from '../../src/contract/messages';
 import { residentDetailsResponseSchema } from '../../src/contract/residents';
 import {
   rewardExchangePageSchema, rewardExchangeResponseSchema, rewardMessages, rewardPageSchema, rewardResponseSchema, type Reward, type RewardExchange,
@@ -350,7 +350,7 @@ describe('staff manage the catalogue', () => {
       [[['points', '10']], { name: [rewardMessages.nameRequired] }],
       [[['name', '   '], ['points', '10']], { name: [rewardMessages.nameRequired] }],
       [[['name', 'x'.repeat(81)], ['points', '10']], { name: [rewardMessages.nameTooLong] }],
-      [[['name', 'Bad\u0000name'], ['points', '10']], { name: [rewardMessages.badCharacter] }],
+      [[['name', 'Bad\u0000name'], ['points', '10']], { name: [chosen.unsavableText] }],
       [[['name', 'Free'], ['points', '0']], { points: [rewardMessages.pointsRequired] }],
       [[['name', 'Free'], ['points', '-5']], { points: [rewardMessages.pointsRequired] }],
       [[['name', 'Free'], ['points', '1.5']], { points: [rewardMessages.pointsRequired] }],
