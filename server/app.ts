@@ -11,6 +11,7 @@ import { FileStore } from './lib/file-store';
 import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifier';
 import { parseQueryString } from '../src/contract/query-string';
 import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
+import { pushEndpointProblem } from './lib/push-endpoints';
 import { registerCsrf } from './plugins/csrf';
 import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
@@ -51,6 +52,8 @@ import staffRosterRoute from './routes/rota/staff-roster';
 import syncStreamRoute from './routes/sync/stream';
 import taskReadRoutes from './routes/tasks/read';
 import taskWriteRoutes from './routes/tasks/write';
+import rewardReadRoutes from './routes/rewards/read';
+import rewardWriteRoutes from './routes/rewards/write';
 import accountRoute from './routes/users/account';
 import changePasswordRoute from './routes/users/change-password';
 import lookupRoutes from './routes/users/lookups';
@@ -69,8 +72,12 @@ export interface BuildAppOptions {
   pushSender?: PushSender;
 }
 
-/** Secrets and personal data never reach the log. */
-const redact = [
+/**
+ * Secrets and personal data never reach the log. A two-factor code is redacted where a body or
+ * its input would carry it, not as every `code`: an error's `code` is PostgreSQL's SQLSTATE or
+ * Node's errno, which a 500 needs to be diagnosed (issue 12, finding 11).
+ */
+export const LOG_REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'req.headers["x-xsrf-token"]',
@@ -78,7 +85,10 @@ const redact = [
   '*.password',
   '*.current',
   '*.password_confirmation',
-  '*.code',
+  'body.code',
+  '*.body.code',
+  'input.code',
+  '*.input.code',
   '*.recovery_code',
   '*.secret',
 ];
@@ -87,7 +97,7 @@ const redact = [
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } },
+    logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Ids in logs, not in answers.
@@ -109,7 +119,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('imageClassifier', imageClassifier);
   app.addHook('onClose', async () => imageClassifier.close());
   app.decorate('pushSender', options.pushSender ?? createWebPushSender(config.vapid));
-  const push = new PushDispatch({ db: options.db, log: app.log, sender: () => app.pushSender });
+  const push = new PushDispatch({
+    db: options.db,
+    log: app.log,
+    sender: () => app.pushSender,
+    allowed: (endpoint) => pushEndpointProblem(endpoint, config.pushServiceHosts) === null,
+  });
   app.decorate('push', push);
   app.addHook('onClose', async () => push.settled());
 
@@ -161,10 +176,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await forms.register(entryWriteRoutes);
         await forms.register(nsfwRoute);
         await forms.register(taskWriteRoutes);
+        await forms.register(rewardWriteRoutes);
       });
       await api.register(entryReadRoutes);
       await api.register(entryLookupRoutes);
       await api.register(taskReadRoutes);
+      await api.register(rewardReadRoutes);
       await api.register(fileViewRoute);
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);

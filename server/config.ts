@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
 import { regionSchema, type Region } from '../src/contract/app-config';
+import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushHostRule } from './lib/push-endpoints';
 
 /**
  * Server configuration, read once from the environment and validated (ARCHITECTURE rule 5).
@@ -29,6 +30,8 @@ export interface Config {
   logLevel: string;
   /** Web Push (VAPID) keys, base64url; generated into DATA_DIR/vapid.json (0600) when not set. */
   vapid: VapidKeys;
+  /** PUSH_SERVICE_HOSTS: the push services a subscription may point at (lib/push-endpoints.ts). */
+  pushServiceHosts: PushHostRule[];
 }
 
 export interface VapidKeys {
@@ -79,6 +82,14 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: base64UrlBytes(65, 'must be an uncompressed P-256 public key (65 bytes) in base64url').optional(),
   VAPID_PRIVATE_KEY: base64UrlBytes(32, 'must be a P-256 private key (32 bytes) in base64url').optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { error: 'must be a mailto: or https: address' }).default('mailto:no-reply@hearth.localhost'),
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default(DEFAULT_PUSH_SERVICE_HOSTS)
+    .transform((text, ctx) => {
+      const { rules, problems } = parsePushServiceHosts(text);
+      for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem });
+      return rules;
+    }),
 });
 
 const vapidFileSchema = z.object({
@@ -163,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: resolve(e.STATIC_DIR),
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     vapid: loadVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT, dataDir),
+    pushServiceHosts: e.PUSH_SERVICE_HOSTS,
   };
 }

@@ -20,6 +20,8 @@ function readConfig(): Config {
 }
 
 const config = readConfig();
+const leftovers = await new FileStore(config.dataDir).removeLeftovers();
+if (leftovers > 0) console.warn(`Removed ${leftovers} half-written upload(s) left by an earlier crash.`);
 const database = await openDatabase(databaseOptionsFor(config));
 await migrateToLatest(database.db);
 if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0005-objectives.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0006-rewards.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -199,8 +199,11 @@ export interface VoiceEntriesTable extends EntryColumns {
   category_id: string;
 }
 
-/** 0005: 'task_comment' (files of a task-log comment) and 'task_log' (file answers of a log). */
-export type FileEntryType = EntryKind | 'comment' | 'task_comment' | 'task_log';
+/**
+ * 0005: 'task_comment' (files of a task-log comment) and 'task_log' (file answers of a log);
+ * 0006: 'reward' (a reward's picture).
+ */
+export type FileEntryType = EntryKind | 'comment' | 'task_comment' | 'task_log' | 'reward';
 
 /** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
 export interface EntryFilesTable {
@@ -325,6 +328,37 @@ export interface PointsLedgerTable {
   created_at: Timestamp;
 }
 
+/** 0006: a home's rewards catalogue; withdrawn = deleted_at, paused = active false. */
+export interface RewardsTable extends EntityColumns {
+  home_id: string;
+  creator_id: string | null;
+  name: string;
+  description: string | null;
+  points: number;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  position: ColumnType<number, number | undefined, number>;
+}
+
+export type RewardExchangeStatus = 'pending' | 'approved' | 'denied';
+
+/** 0006: a young person's exchange of points for a reward (the client's id allowed). */
+export interface RewardExchangesTable {
+  id: string;
+  tenant_id: string;
+  resident_id: string;
+  reward_id: string;
+  /** The young person who asked (their user id): client-id checks compare it. */
+  creator_id: string;
+  /** The reward's cost when it was asked for. */
+  points: number;
+  status: ColumnType<RewardExchangeStatus, RewardExchangeStatus | undefined, RewardExchangeStatus>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_at: NullableTimestamp;
+  note: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface PushSubscriptionsTable {
   id: Generated<string>;
   tenant_id: string;
@@ -385,6 +419,8 @@ export interface Database {
   task_logs: TaskLogsTable;
   task_log_comments: TaskLogCommentsTable;
   points_ledger: PointsLedgerTable;
+  rewards: RewardsTable;
+  reward_exchanges: RewardExchangesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -72,6 +72,15 @@ export async function reachableResident(app: FastifyInstance, auth: SignedIn, re
  * another home, another site, gets 404. Condition on a tasks alias (`task`).
  */
 export function taskReadable(auth: SignedIn, alias = 'task'): Expression<SqlBool> {
+  return residentRowReadable(auth, alias);
+}
+
+/**
+ * Condition on any alias with a `resident_id`: the row belongs to the signed-in young person, or
+ * to a young person of a home where the signed-in person is staff (reachableResident as SQL).
+ * Objectives (taskReadable) and reward exchanges are read under it.
+ */
+export function residentRowReadable(auth: SignedIn, alias: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(`${alias}.resident_id`)} in (
     select r.id from residents r
     where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and (
@@ -79,6 +88,46 @@ export function taskReadable(auth: SignedIn, alias = 'task'): Expression<SqlBool
       or r.home_id in (select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null)
     )
   )`;
+}
+
+/**
+ * Rewards (issue 10), docs/api.md:
+ * - a home's catalogue is read by its young people (their own home's, through their resident id)
+ *   and its staff (any resident of the home); see reachableResident;
+ * - exchanges are the young person's own; staff of their home read them too (residentRowReadable)
+ *   and only staff of the home decide them (staffReachableResident: the young person 403, others 404);
+ * - only staff of the home manage its catalogue (staffHome);
+ * - a reward's picture (condition on a rewards alias, `reward`): staff of its home; a young person
+ *   of its home while the reward is live and active; a young person who has an exchange of it,
+ *   whatever became of the reward since (their history shows it). Anyone else: 404.
+ */
+export function rewardImageReadable(auth: SignedIn, alias = 'reward'): Expression<SqlBool> {
+  const r = (column: string) => sql.ref(`${alias}.${column}`);
+  return sql<SqlBool>`(
+    ${r('home_id')} in (select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null)
+    or (${r('deleted_at')} is null and ${r('active')} and ${r('home_id')} in (
+      select r.home_id from residents r where r.tenant_id = ${auth.tenantId} and r.user_id = ${auth.userId} and r.deleted_at is null))
+    or exists (
+      select 1 from reward_exchanges ex join residents r on r.id = ex.resident_id
+      where ex.reward_id = ${r('id')} and r.tenant_id = ${auth.tenantId} and r.user_id = ${auth.userId} and r.deleted_at is null)
+  )`;
+}
+
+/**
+ * A home whose catalogue the signed-in person may manage: one where they are staff. A young
+ * person of that home gets 403 (as staffReachableResident); any other home, other sites included, 404.
+ */
+export async function staffHome(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<string> {
+  if (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) return homeId;
+  const own = await app.db
+    .selectFrom('residents')
+    .select('id')
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('home_id', '=', homeId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  throw own ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
 }
 
 /**

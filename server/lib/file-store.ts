@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -8,6 +8,7 @@ import { join } from 'node:path';
  * written to a temporary name, flushed and renamed, so a reader never sees half a file.
  */
 const KEY = /^[0-9a-f]{32}$/;
+const TEMPORARY = /^\.[0-9a-f]{32}\.tmp$/;
 const TENANT = /^[0-9a-f-]{36}$/;
 
 export class FileStore {
@@ -37,6 +38,26 @@ export class FileStore {
   async read(tenantId: string, key: string): Promise<Buffer> {
     if (!KEY.test(key)) throw new Error('file store: bad key');
     return readFile(join(this.dir(tenantId), key));
+  }
+
+  /**
+   * Deletes the temporary files a crash left behind (a write cut off between open and rename;
+   * issue 12, finding 10). Only at start, by the process entry (server/main.ts): while a server
+   * runs, a temporary file may be a write in progress. Returns how many went.
+   */
+  async removeLeftovers(): Promise<number> {
+    const base = join(this.root, 'files');
+    const tenants = await readdir(base, { withFileTypes: true }).catch(() => []);
+    let removed = 0;
+    for (const tenant of tenants) {
+      if (!tenant.isDirectory() || !TENANT.test(tenant.name)) continue;
+      const dir = join(base, tenant.name);
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!TEMPORARY.test(name)) continue;
+        await unlink(join(dir, name)).then(() => removed++, () => undefined);
+      }
+    }
+    return removed;
   }
 
   /** Best effort: a file whose row was never committed (or was removed) is deleted. */

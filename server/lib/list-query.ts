@@ -4,6 +4,7 @@ import { chosenMessages as chosen } from '../../src/contract/messages';
 import { FILTER_OPERATORS, listQuerySchema, type Checkpoint } from '../../src/contract/sync';
 import { HttpError } from './http-errors';
 import { isoMicros, isoMicrosOrNull } from './timestamps';
+import { isCalendarDate } from '../../src/contract/calendar-values';
 
 /**
  * The list parameters every replicated collection takes (contract sync.ts): whitelisted filters,
@@ -77,20 +78,25 @@ const CAST: Record<FieldType, string> = {
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+/** A date, or a date and time with an optional offset, each part in its range (2026-02-30 or 24:00 are 422, not a 500). */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,6})?)?(?:Z|[+-](?:0\d|1[0-4])(?::?[0-5]\d)?)?)?$/;
+const isFilterTimestamp = (raw: string) => {
+  const match = TIMESTAMP.exec(raw);
+  return Boolean(match && isCalendarDate(match[1]!));
+};
 
 /** The value as the database should see it, or null when it does not fit the field's type. */
 function valueFor(type: FieldType, raw: string): string | null {
   switch (type) {
     case 'text':
-      return raw.length <= 500 ? raw : null;
+      // PostgreSQL cannot hold NUL in text: such a value matches nothing and is refused (422), never a 500.
+      return raw.length <= 500 && !raw.includes('\u0000') ? raw : null;
     case 'uuid':
       return UUID.test(raw) ? raw.toLowerCase() : null;
     case 'date':
-      return DATE.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : null;
+      return isCalendarDate(raw) ? raw : null;
     case 'timestamp':
-      return TIMESTAMP.test(raw) && !Number.isNaN(Date.parse(raw.replace(' ', 'T'))) ? raw : null;
+      return isFilterTimestamp(raw) ? raw : null;
     case 'boolean':
       return raw === '1' || raw === 'true' ? 'true' : raw === '0' || raw === 'false' ? 'false' : null;
     case 'integer':

@@ -1,9 +1,11 @@
+import { Agent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import webpush from 'web-push';
 import type { PushMessage } from '../../src/contract/push';
 import type { VapidKeys } from '../config';
 import type { Database } from '../db/schema';
+import { publicOnlyLookup } from './push-endpoints';
 
 /** A stored browser subscription, in the shape web-push (and PushSubscription.toJSON()) uses. */
 export interface PushTarget {
@@ -28,12 +30,19 @@ const PUSH_TIMEOUT_MS = 5000;
 /** A message not delivered within a day is dropped: the next start re-syncs anyway. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
-/** The real sender: web-push with the server's VAPID keys (RFC 8030, RFC 8291 aes128gcm). */
-export function createWebPushSender(vapid: VapidKeys): PushSender {
+/**
+ * The real sender: web-push with the server's VAPID keys (RFC 8030, RFC 8291 aes128gcm). Its https
+ * agent connects only to public addresses (lib/push-endpoints.ts publicOnlyLookup) and verifies
+ * certificates as usual. `agent` replaces it: only tests do that (a local push service with its own
+ * certificate authority).
+ */
+export function createWebPushSender(vapid: VapidKeys, options: { agent?: Agent } = {}): PushSender {
+  const agent = options.agent ?? new Agent({ lookup: publicOnlyLookup });
   return async (target, payload) => {
     try {
       const result = await webpush.sendNotification(target, payload, {
         vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+        agent,
         TTL: PUSH_TTL_SECONDS,
         timeout: PUSH_TIMEOUT_MS,
         urgency: 'normal',
@@ -70,6 +79,11 @@ export interface PushDispatchDeps {
   log: FastifyBaseLogger;
   /** Read at each delivery, so a test can swap `app.pushSender` after start. */
   sender: () => PushSender;
+  /**
+   * Whether an endpoint may still be called (the allowlist as configured now): a subscription
+   * stored before it was set, or before it changed, is skipped, not deleted.
+   */
+  allowed?: (endpoint: string) => boolean;
   timeoutMs?: number;
 }
 
@@ -109,6 +123,10 @@ export class PushDispatch {
     await Promise.all(
       rows.map(async (row) => {
         const service = pushServiceOf(row.endpoint);
+        if (this.deps.allowed && !this.deps.allowed(row.endpoint)) {
+          log.warn({ push_service: service }, 'push: not an allowed push service, skipped');
+          return;
+        }
         try {
           const { statusCode } = await withDeadline(send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload), timeoutMs);
           if (statusCode === 404 || statusCode === 410) {

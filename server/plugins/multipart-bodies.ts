@@ -21,7 +21,7 @@ const MAX_FILE_PARTS = entryLimits.maxFiles + 6;
 
 /**
  * Registered in app.ts on the one scope that holds the routes taking forms (entry writes, comment
- * creates, the image check, objectives' writes): only they accept multipart and url-encoded
+ * creates, the image check, objectives' writes, rewards' writes): only they accept multipart and url-encoded
  * bodies; every other route stays JSON only. Skip-override (what fastify-plugin sets) makes the parsers reach that scope's
  * routes rather than a child scope of their own.
  */

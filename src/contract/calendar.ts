@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { pageSchema, syncedRowSchema } from './sync';
+import { calendarDateSchema, clockTimeSchema } from './calendar-values';
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const time = z.string().regex(/^\d{2}:\d{2}$/);
+const date = calendarDateSchema();
+const time = clockTimeSchema();
 
 // GET /v1/events/types
 export const eventTypeSchema = syncedRowSchema.extend({ name: z.string() });

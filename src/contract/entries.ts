@@ -4,6 +4,7 @@ import { envelope } from './envelope';
 import { messages } from './messages';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { calendarDateSchema, clockTimeSchema } from './calendar-values';
 
 /**
  * Journal and voice entries (SPEC §3, §5, §7). One machinery, used twice. Limits the spec leaves
@@ -64,8 +65,8 @@ export const clientIdSchema = z.uuid({ error: 'The id must be a UUID' }).optiona
 export const fileSchema = z.object({ id: z.uuid(), name: z.string(), mime: z.string(), size: z.number().int() });
 export type EntryFile = z.infer<typeof fileSchema>;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const time = z.string().regex(/^\d{2}:\d{2}$/);
+const date = calendarDateSchema();
+const time = clockTimeSchema();
 
 /**
  * The text fields of a create or update (multipart per SPEC §5: nulls skipped, `shared_with[]`
@@ -140,7 +141,8 @@ export const nsfwResultSchema = z.object({
 export const nsfwResponseSchema = envelope(nsfwResultSchema);
 
 /**
- * GET /v1/files/view?file_id=...&module=journal|voice|comment|task_comment|task_log (bytes);
- * task_comment: a file of an objective's comment, task_log: a file answer of a task log (issue 9).
+ * GET /v1/files/view?file_id=...&module=journal|voice|comment|task_comment|task_log|reward (bytes);
+ * task_comment: a file of an objective's comment, task_log: a file answer of a task log (issue 9);
+ * reward: a reward's picture (issue 10).
  */
-export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment', 'task_comment', 'task_log']);
+export const fileModuleSchema = z.enum([...ENTRY_KINDS, 'comment', 'task_comment', 'task_log', 'reward']);

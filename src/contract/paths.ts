@@ -9,8 +9,8 @@ import { ENTRY_KINDS, type EntryKind } from './entry-kind';
  * tests/unit/paths.test.ts checks that every builder's output matches its own pattern and that
  * every route the server registers is in this table.
  *
- * Paths of SPEC §7 that nothing serves yet (rewards, documents) are here so the features that
- * come next start from the table, not from a literal.
+ * Paths of SPEC §7 that nothing serves yet (documents) are here so the features that come next
+ * start from the table, not from a literal.
  */
 
 /** The `:name` parameters of a pattern, in order, as a tuple of strings (any number for `string`). */
@@ -108,10 +108,23 @@ export const paths = {
   voiceEntries: entryPaths.voice.entries,
   voiceCategories: restRoute('/v1/projects/residents/voices/categories'),
 
-  // Rewards (not served yet)
+  // Rewards (issue 10)
+  /** GET with `resident_id` and `relations[]=image`: the catalogue of that young person's home (checkpoint list). */
   rewards: restRoute('/v1/projects/residents/rewards'),
+  /** GET: the young person's exchanges, newest first (checkpoint list). */
   rewardsHistory: restRoute('/v1/projects/residents/:id/rewards/history'),
+  /** POST: swap points for a reward (201, the history item). */
   rewardExchange: restRoute('/v1/projects/residents/:id/rewards/:rewardId/exchange'),
+  /** Addition (docs/api.md), staff only: GET a home's whole catalogue (checkpoint list), POST a new reward. */
+  homeRewards: restRoute('/v1/homes/:id/rewards'),
+  /** Addition, staff only: POST with `_method=PUT` changes a reward, DELETE withdraws it. */
+  reward: restRoute('/v1/rewards/:id'),
+  /** Addition, staff only: the exchanges of a home's young people (checkpoint list, filter `status`). */
+  homeRewardExchanges: restRoute('/v1/homes/:id/reward-exchanges'),
+  /** Addition, staff only: POST approves a pending exchange (the points stay spent). */
+  rewardExchangeApprove: restRoute('/v1/reward-exchanges/:id/approve'),
+  /** Addition, staff only: POST denies a pending exchange (the points are given back). */
+  rewardExchangeDeny: restRoute('/v1/reward-exchanges/:id/deny'),
 
   // Tasks (issue 9)
   tasksComplete: restRoute('/v1/projects/residents/:id/tasks/complete'),
@@ -164,6 +177,6 @@ export function allRoutes(): RestRoute[] {
   return [...routes.values()];
 }
 
-/** GET /v1/files/view?file_id=&module=journal|voice|comment|task_comment|task_log, as src/api/files/view-file.ts asks for it. */
-export const fileViewPath = (fileId: string, module: EntryKind | 'comment' | 'task_comment' | 'task_log'): string =>
+/** GET /v1/files/view?file_id=&module=journal|voice|comment|task_comment|task_log|reward, as src/api/files/view-file.ts asks for it. */
+export const fileViewPath = (fileId: string, module: EntryKind | 'comment' | 'task_comment' | 'task_log' | 'reward'): string =>
   `${paths.fileView.build()}?file_id=${encodeURIComponent(fileId)}&module=${encodeURIComponent(module)}`;

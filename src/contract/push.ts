@@ -1,28 +1,79 @@
 import { z } from 'zod';
-import { SYNC_TOPICS } from './sync';
+import type { EntryKind } from './entry-kind';
+import { SYNC_TOPICS, type SyncTopic } from './sync';
+
+export const pushMessages = {
+  endpointHttps: 'The push endpoint must be an https address',
+  /** The server refuses an endpoint that is not one of its allowed push services (PUSH_SERVICE_HOSTS). */
+  endpointNotAllowed: 'This push service is not allowed',
+  keyFormat: 'Must be base64url',
+} as const;
+
+/** Printable characters only: an address never holds spaces, controls or NUL. */
+const endpointText = z.string().max(2000).regex(/^[\x21-\x7e]+$/, { error: pushMessages.endpointHttps });
+const base64Url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, { error: pushMessages.keyFormat });
 
 // POST /v1/notifications/push/subscribe (SPEC §3 push subscription: user_id, subscription)
+// Which push services the server accepts is its own setting (docs/api.md); the shape is checked here.
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  endpoint: endpointText.pipe(z.url({ protocol: /^https$/, error: pushMessages.endpointHttps })),
   expirationTime: z.number().nullable().optional(),
-  keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
+  keys: z.object({ p256dh: base64Url(200), auth: base64Url(100) }),
 });
 export const pushSubscribeRequestSchema = z.object({ user_id: z.uuid(), subscription: pushSubscriptionSchema });
 export type PushSubscribeRequest = z.infer<typeof pushSubscribeRequestSchema>;
 
 // POST /v1/notifications/push/unsubscribe (addition: logout removes the subscription, SPEC §4)
-export const pushUnsubscribeRequestSchema = z.object({ endpoint: z.string().min(1).max(2000) });
+export const pushUnsubscribeRequestSchema = z.object({ endpoint: endpointText });
 
 /**
- * What a push message carries (addition): only which collections changed, never personal content,
- * so nothing readable passes through the browser vendor's push service or shows on a lock screen.
- * The service worker re-syncs those collections (sw/sw.ts).
+ * What a push message carries (addition): never personal content, so nothing readable passes
+ * through the browser vendor's push service or shows on a lock screen.
+ * - `type` and `collections` (since issue 3): which replicated collections changed; the service
+ *   worker re-syncs them (sw/sw.ts). A worker that knows only these two fields keeps working.
+ * - `url` (issue 10): the app screen a click on the notification opens (a path of this app, with
+ *   opaque ids only: `/entries/comments/{entry id}`, `/voice/comments/{entry id}`,
+ *   `/objectives/{task log id}`, `/rewards/history`). The worker opens the dashboard instead when
+ *   it is missing or the item is gone.
+ * - `title` and `body` (issue 10): the neutral notification text, the product name and
+ *   "Something new in <product>", so the worker needs no configuration of its own.
  */
-export const pushMessageSchema = z.object({ type: z.literal('changed'), collections: z.array(z.enum(SYNC_TOPICS)).min(1) });
+export const PUSH_URL_MAX_LENGTH = 300;
+/** A path of this app: one leading slash (never `//` or `/\`: no other origin), no spaces or controls. */
+export const pushUrlSchema = z
+  .string()
+  .max(PUSH_URL_MAX_LENGTH)
+  .regex(/^\/(?![/\\])[A-Za-z0-9\-._~%/]*$/);
+export const pushMessageSchema = z.object({
+  type: z.literal('changed'),
+  collections: z.array(z.enum(SYNC_TOPICS)).min(1),
+  url: pushUrlSchema.optional(),
+  title: z.string().max(60).optional(),
+  body: z.string().max(120).optional(),
+});
 export type PushMessage = z.infer<typeof pushMessageSchema>;
 
-/** Sent to a young person's browsers when staff reply on one of their entries. */
-export const REPLY_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['feedback'] };
+/** The one notification text (issue 10): it says that something is new, never what. */
+export const pushNotificationBody = (productName: string): string => `Something new in ${productName}`;
 
-/** Sent to a young person's browsers when staff set, fill or comment on one of their objectives. */
-export const TASKS_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['tasks'] };
+/** Screens a push opens (SPEC §2 routes), with opaque ids only. */
+export const pushUrls = {
+  /** A staff reply on a journal entry (`/entries/comments/{id}`) or a voice entry (`/voice/comments/{id}`). */
+  entryThread: (kind: EntryKind, entryId: string): string =>
+    kind === 'journal' ? `/entries/comments/${encodeURIComponent(entryId)}` : `/voice/comments/${encodeURIComponent(entryId)}`,
+  /** A new objective, or staff's comment, answers or completion on one. */
+  objective: (taskLogId: string): string => `/objectives/${encodeURIComponent(taskLogId)}`,
+  /** Staff approved or denied an exchange. */
+  rewardHistory: '/rewards/history',
+} as const;
+
+/** A content-free push: the collections to pull, where a click leads, and the neutral text. */
+export function changedPushMessage(what: { collections: SyncTopic[]; url?: string }, productName: string): PushMessage {
+  return {
+    type: 'changed',
+    collections: [...new Set(what.collections)],
+    ...(what.url ? { url: what.url } : {}),
+    title: productName,
+    body: pushNotificationBody(productName),
+  };
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema } from './sync';
+import { calendarDateSchema, clockTimeSchema } from './calendar-values';
 
 /**
  * GET /v1/rotas/staff-roster?date=yyyy-MM-dd&parent_project_ids[0]=<home id>&with[0]=user
@@ -9,9 +10,9 @@ import { pageSchema, syncedRowSchema } from './sync';
 export const rosterItemSchema = syncedRowSchema.extend({
   home_id: z.uuid(),
   user_id: z.uuid(),
-  shift_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  starts_at: z.string().regex(/^\d{2}:\d{2}$/),
-  ends_at: z.string().regex(/^\d{2}:\d{2}$/),
+  shift_date: calendarDateSchema(),
+  starts_at: clockTimeSchema(),
+  ends_at: clockTimeSchema(),
   user: personSchema,
 });
 export type RosterItem = z.infer<typeof rosterItemSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { utcTimestampSchema } from './calendar-values';
 
 /**
  * Replication additions to SPEC §7's list endpoints (additive; docs/api.md).
@@ -9,7 +10,7 @@ import { z } from 'zod';
  * `updated_at` travels as an ISO-8601 string with microseconds (`2026-11-21T10:15:30.123456Z`) so
  * that a checkpoint never skips or repeats rows that share a millisecond.
  */
-export const timestampSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/);
+export const timestampSchema = utcTimestampSchema();
 
 export const checkpointSchema = z.object({ updated_at: timestampSchema, id: z.string().min(1) });
 export type Checkpoint = z.infer<typeof checkpointSchema>;
@@ -66,6 +67,10 @@ export const SYNC_TOPICS = [
   'tasks',
   /** The points ledger; the resident's reward_points moves with it. */
   'points',
+  /** The rewards catalogue of the young person's home (issue 10). */
+  'rewards',
+  /** The young person's reward exchanges (history; issue 10). */
+  'reward_history',
 ] as const;
 export type SyncTopic = (typeof SYNC_TOPICS)[number];
 

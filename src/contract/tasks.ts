@@ -4,6 +4,7 @@ import { envelope } from './envelope';
 import { answersSchema, type FormFieldInput } from './forms';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { calendarDateSchema } from './calendar-values';
 
 /**
  * Objectives (SPEC §3 Task, Task log, Task comment; §7 Tasks; issue 9). A task is one objective
@@ -59,10 +60,7 @@ export const REVIEW_FORM_FIELDS = [
 ] as const satisfies readonly FormFieldInput[];
 
 /** A calendar date YYYY-MM-DD that exists (2026-02-30 does not). */
-const date = z
-  .string({ error: taskMessages.dateRequired })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: taskMessages.dateRequired })
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: taskMessages.dateRequired });
+const date = calendarDateSchema(taskMessages.dateRequired);
 
 /** One comment of a task log's thread. `is_review`: the young person's review (at most one per log). */
 export const taskCommentSchema = syncedRowSchema.extend({
@@ -178,7 +176,11 @@ export const staffLogUpdateSchema = z.object({
 });
 
 /** The points ledger (append-only): GET /v1/projects/residents/{id}/points. */
-export const POINTS_REASONS = ['opening_balance', 'task_log_review', 'reward_exchange', 'adjustment'] as const;
+/**
+ * Why the balance moved: `reward_exchange` (-cost when the young person asks; source_id = the
+ * exchange) and `reward_refund` (+cost when staff deny it; the same source_id) since issue 10.
+ */
+export const POINTS_REASONS = ['opening_balance', 'task_log_review', 'reward_exchange', 'reward_refund', 'adjustment'] as const;
 export const pointsEntrySchema = syncedRowSchema.extend({
   resident_id: z.uuid(),
   delta: z.number().int(),

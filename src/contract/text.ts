@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { chosenMessages } from './messages';
+
 /**
  * Text no field may hold, on either side: NUL (PostgreSQL text and jsonb refuse 0x00) and lone
  * UTF-16 surrogates (half of a pair: not Unicode, so it cannot be written as UTF-8). A whole
@@ -14,3 +17,6 @@ export function isSavableText(text: string): boolean {
 export function printableKey(key: string): string {
   return key.replace(new RegExp(UNSAVABLE.source, 'g'), '\uFFFD');
 }
+
+/** A string schema that also refuses unsavable text (the server checks every field at the edge too). */
+export const savable = <T extends z.ZodType<string>>(schema: T) => schema.refine(isSavableText, { error: chosenMessages.unsavableText });

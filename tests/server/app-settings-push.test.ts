@@ -86,7 +86,7 @@ describe('push subscriptions', () => {
   const rows = (endpoint: string) => server.db.selectFrom('push_subscriptions').selectAll().where('endpoint', '=', endpoint).execute();
 
   it('subscribes (upsert by endpoint) and unsubscribes', async () => {
-    const endpoint = 'https://push.example.test/send/abc';
+    const endpoint = 'https://fcm.googleapis.com/fcm/send/abc';
     const res = await jamie.post('/api/v1/notifications/push/subscribe', { user_id: ids.user['demo/jamie'], subscription: subscription(endpoint) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true });
@@ -105,7 +105,7 @@ describe('push subscriptions', () => {
   });
 
   it("refuses another person's user_id (403), a bad subscription (422), and no session (401)", async () => {
-    const endpoint = 'https://push.example.test/send/def';
+    const endpoint = 'https://fcm.googleapis.com/fcm/send/def';
     const other = await jamie.post('/api/v1/notifications/push/subscribe', { user_id: ids.user['demo/sam'], subscription: subscription(endpoint) });
     expect(other.status).toBe(403);
     expect(await rows(endpoint)).toHaveLength(0);

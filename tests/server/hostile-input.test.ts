@@ -86,3 +86,35 @@ describe('finding 4: a malformed multipart body is a 4xx', () => {
     expect(res.status).toBeLessThan(500);
   });
 });
+
+describe('finding 2: impossible dates and times are a 422 naming the field', () => {
+  it('in a journal entry', async () => {
+    for (const [field, value] of [
+      ['entry_time', '99:99'],
+      ['entry_time', '23:60'],
+      ['entry_date', '0000-01-01'],
+      ['entry_date', '2026-02-30'],
+    ] as const) {
+      const res = await jamie.post(JOURNAL, { description: 'a day', entry_date: '2026-01-10', entry_time: '10:00', [field]: value });
+      expect(res.status, `${field}=${value}`).toBe(422);
+      expect(Object.keys((res.body as { errors: Record<string, string[]> }).errors)).toContain(field);
+    }
+  });
+
+  it('in a checkpoint, a filter and the calendar and rota queries', async () => {
+    const checkpoint = await jamie.get(`${JOURNAL}?checkpoint[updated_at]=2026-13-45T99:99:99Z&checkpoint[id]=x`);
+    expect(checkpoint.status).toBe(422);
+    expect(checkpoint.body).toMatchObject({ errors: { checkpoint: expect.any(Array) } });
+    const filter = await jamie.get(`${JOURNAL}?filters[0][0]=entry_date&filters[0][1]=%3D&filters[0][2]=2026-02-30`);
+    expect(filter.status).toBe(422);
+    expect(filter.body).toMatchObject({ errors: { filters: expect.any(Array) } });
+    const account = (await jamie.get('/api/v1/auth/user')).body as { user: { resident: { id: string } } };
+    const residentId = account.user.resident.id;
+    const instances = await jamie.get(`/api/v1/residents/${residentId}/instances?start_date=2026-13-45`);
+    expect(instances.status).toBe(422);
+    expect(instances.body).toMatchObject({ errors: { start_date: expect.any(Array) } });
+    const roster = await jamie.get('/api/v1/rotas/staff-roster?date=2026-99-99');
+    expect(roster.status).toBe(422);
+    expect(roster.body).toMatchObject({ errors: { date: expect.any(Array) } });
+  });
+});

@@ -46,7 +46,14 @@ beforeEach(async () => {
 });
 
 const JOURNAL_COMMENTS = '/api/v1/projects/residents/journal/entries/comments';
-const EXPECTED_PAYLOAD = '{"type":"changed","collections":["feedback"]}';
+/** What a staff reply on a journal entry pushes: what to pull, where to go, the neutral text; nothing else. */
+const expectedReplyPush = (entryId: string) => ({
+  type: 'changed',
+  collections: ['feedback', 'journal'],
+  url: `/entries/comments/${entryId}`,
+  title: 'Hearth',
+  body: 'Something new in Hearth',
+});
 
 const subscription = (endpoint: string) => ({ endpoint, expirationTime: null, keys: { p256dh: `p256-${endpoint.slice(-4)}`, auth: `auth-${endpoint.slice(-4)}` } });
 
@@ -72,9 +79,9 @@ const endpoints = async () =>
 
 describe('push on a staff reply', () => {
   it("carer.ali's comment on jamie's entry pushes a content-free message to each of jamie's subscriptions, after the commit", async () => {
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/jamie-phone-0001');
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/jamie-tablet-0002');
-    await subscribe(sam, 'sam', 'https://push.example.test/send/sam-phone-0003');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/jamie-phone-0001');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/jamie-tablet-0002');
+    await subscribe(sam, 'sam', 'https://fcm.googleapis.com/fcm/send/sam-phone-0003');
     let committed: boolean | null = null;
     answer = async () => {
       // Sent after the commit: the comment is already there.
@@ -89,19 +96,21 @@ describe('push on a staff reply', () => {
 
     expect(committed).toBe(true);
     expect(sent.map((s) => s.target).sort((a, b) => a.endpoint.localeCompare(b.endpoint))).toEqual([
-      { endpoint: 'https://push.example.test/send/jamie-phone-0001', keys: { p256dh: 'p256-0001', auth: 'auth-0001' } },
-      { endpoint: 'https://push.example.test/send/jamie-tablet-0002', keys: { p256dh: 'p256-0002', auth: 'auth-0002' } },
+      { endpoint: 'https://fcm.googleapis.com/fcm/send/jamie-phone-0001', keys: { p256dh: 'p256-0001', auth: 'auth-0001' } },
+      { endpoint: 'https://fcm.googleapis.com/fcm/send/jamie-tablet-0002', keys: { p256dh: 'p256-0002', auth: 'auth-0002' } },
     ]);
+    const entryId = await jamiesEntry();
     for (const { payload } of sent) {
-      expect(payload).toBe(EXPECTED_PAYLOAD);
-      expect(pushMessageSchema.parse(JSON.parse(payload))).toEqual({ type: 'changed', collections: ['feedback'] });
+      expect(JSON.parse(payload)).toEqual(expectedReplyPush(entryId));
+      expect(pushMessageSchema.parse(JSON.parse(payload))).toEqual(expectedReplyPush(entryId));
       expect(payload).not.toContain('great day');
+      expect(payload).not.toContain('Ali');
     }
     expect(await endpoints()).toHaveLength(3);
   });
 
   it("the young person's own reply pushes nothing", async () => {
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/jamie-phone-0001');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/jamie-phone-0001');
     const res = await jamie.post(JOURNAL_COMMENTS, { entry_id: await jamiesEntry(), comment: 'Thanks!' });
     expect(res.status).toBe(201);
     await server.app.push.settled();
@@ -109,11 +118,11 @@ describe('push on a staff reply', () => {
   });
 
   it('a 410 or 404 from the push service removes that subscription; other failures keep theirs and never fail the request', async () => {
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/gone-0410');
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/unknown-0404');
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/busy-0500');
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/broken-0000');
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/fine-0201');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/gone-0410');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/unknown-0404');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/busy-0500');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/broken-0000');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/fine-0201');
     answer = async (target) => {
       const code = Number(target.endpoint.slice(-4));
       if (code === 0) throw new Error('socket hang up');
@@ -126,14 +135,14 @@ describe('push on a staff reply', () => {
 
     expect(sent).toHaveLength(5);
     expect(await endpoints()).toEqual([
-      'https://push.example.test/send/broken-0000',
-      'https://push.example.test/send/busy-0500',
-      'https://push.example.test/send/fine-0201',
+      'https://fcm.googleapis.com/fcm/send/broken-0000',
+      'https://fcm.googleapis.com/fcm/send/busy-0500',
+      'https://fcm.googleapis.com/fcm/send/fine-0201',
     ]);
   });
 
   it('a push service that never answers does not hold up the request', async () => {
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/slow-0001');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/slow-0001');
     let release: (value: { statusCode: number }) => void = () => undefined;
     answer = () => new Promise((resolve) => (release = resolve));
     const started = Date.now();
@@ -153,32 +162,83 @@ describe('PushDispatch', () => {
   };
 
   it('gives up on a delivery after its deadline and logs only the push service origin', async () => {
-    await subscribe(jamie, 'jamie', 'https://push.example.test/send/secret-token-0001');
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/secret-token-0001');
     const { log, asLogger } = logger();
     const dispatch = new PushDispatch({ db: server.db, log: asLogger, sender: () => () => new Promise(() => undefined), timeoutMs: 50 });
     dispatch.toUser({ tenantId: await tenantOf('jamie'), userId: ids.user['demo/jamie']! }, { type: 'changed', collections: ['feedback'] });
     await dispatch.settled();
     expect(log.warn).toHaveBeenCalledTimes(1);
     const logged = JSON.stringify(log.warn.mock.calls);
-    expect(logged).toContain('https://push.example.test');
+    expect(logged).toContain('https://fcm.googleapis.com');
     expect(logged).not.toContain('secret-token');
-    expect(await endpoints()).toEqual(['https://push.example.test/send/secret-token-0001']);
+    expect(await endpoints()).toEqual(['https://fcm.googleapis.com/fcm/send/secret-token-0001']);
   });
 
-  it('the real web-push sender, with no push service to reach, fails softly', async () => {
-    const port = await closedPort();
-    const endpoint = `https://127.0.0.1:${port}/send/secret-token-0002`;
-    await subscribe(jamie, 'jamie', endpoint);
-    // A real browser's keys, so web-push can encrypt the payload before it tries the network.
+  it('the real web-push sender never connects to a private address, whatever a stored endpoint says', async () => {
+    // A listener on loopback counts connections; the stored endpoint names it through "localhost".
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as { port: number }).port;
+    const endpoint = `https://localhost:${port}/send/secret-token-0002`;
     const browser = webpush.generateVAPIDKeys();
-    await server.db.updateTable('push_subscriptions').set({ p256dh: browser.publicKey, auth: randomBytes(16).toString('base64url') }).execute();
+    await server.db
+      .insertInto('push_subscriptions')
+      .values({ tenant_id: await tenantOf('jamie'), user_id: ids.user['demo/jamie']!, endpoint, p256dh: browser.publicKey, auth: randomBytes(16).toString('base64url') })
+      .execute();
     const { log, asLogger } = logger();
+    // No allowlist here (as for a subscription stored before it existed): the sender's own lookup refuses.
     const dispatch = new PushDispatch({ db: server.db, log: asLogger, sender: () => createWebPushSender(server.config.vapid) });
     dispatch.toUser({ tenantId: await tenantOf('jamie'), userId: ids.user['demo/jamie']! }, { type: 'changed', collections: ['feedback'] });
     await dispatch.settled();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+    expect(connections).toBe(0);
     expect(log.warn).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(log.warn.mock.calls)).not.toContain('secret-token');
+    const logged = JSON.stringify(log.warn.mock.calls);
+    expect(logged).toContain('does not resolve to a public address');
+    expect(logged).not.toContain('secret-token');
     expect(await endpoints()).toEqual([endpoint]);
+  });
+
+  it('the app skips a stored subscription that is not on the allowlist (stored before it, or before it changed)', async () => {
+    const allowed = 'https://fcm.googleapis.com/fcm/send/fine-0001';
+    await subscribe(jamie, 'jamie', allowed);
+    await server.db
+      .insertInto('push_subscriptions')
+      .values({ tenant_id: await tenantOf('jamie'), user_id: ids.user['demo/jamie']!, endpoint: 'https://127.0.0.1/send/old-0002', p256dh: 'BPub', auth: 'auth' })
+      .execute();
+    expect((await ali.post(JOURNAL_COMMENTS, { entry_id: await jamiesEntry(), comment: 'Hello' })).status).toBe(201);
+    await server.app.push.settled();
+    expect(sent.map((s) => s.target.endpoint)).toEqual([allowed]);
+    expect(await endpoints()).toHaveLength(2);
+  });
+});
+
+describe('what staff writes push (issue 10)', () => {
+  it('a new objective and a staff comment on it open the objective; nothing names it', async () => {
+    await subscribe(jamie, 'jamie', 'https://fcm.googleapis.com/fcm/send/jamie-0001');
+    const forms = (await ali.get<{ data: { id: string; name: string }[] }>('/api/v1/forms')).body.data;
+    const created = await ali.post<{ data: { id: string } }>(`/api/v1/projects/residents/${ids.resident['demo/jamie']}/tasks`, {
+      form_id: forms[0]!.id, title: 'Secret plan for Saturday', task_date: '2026-11-20',
+    });
+    expect(created.status).toBe(201);
+    const logId = created.body.data.id;
+    await server.app.push.settled();
+    const expected = { type: 'changed', collections: ['tasks'], url: `/objectives/${logId}`, title: 'Hearth', body: 'Something new in Hearth' };
+    expect(sent.map((s) => JSON.parse(s.payload))).toEqual([expected]);
+    expect(sent[0]!.payload).not.toContain('Secret');
+    sent.length = 0;
+    expect((await ali.post('/api/v1/tasks/logs/comments', { task_log_id: logId, comment: 'Remember your trainers' })).status).toBe(201);
+    await server.app.push.settled();
+    expect(sent.map((s) => JSON.parse(s.payload))).toEqual([expected]);
+    sent.length = 0;
+    // The young person's own comment pushes nothing.
+    expect((await jamie.post('/api/v1/tasks/logs/comments', { task_log_id: logId, comment: 'Will do' })).status).toBe(201);
+    await server.app.push.settled();
+    expect(sent).toEqual([]);
   });
 });
 
@@ -220,14 +280,4 @@ describe('VAPID keys', () => {
 async function tenantOf(username: string): Promise<string> {
   const row = await server.db.selectFrom('users').select('tenant_id').where('id', '=', ids.user[`demo/${username}`]!).executeTakeFirstOrThrow();
   return row.tenant_id;
-}
-
-/** A local port with nothing listening: the connection is refused at once, no network needed. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }

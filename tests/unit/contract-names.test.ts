@@ -19,7 +19,7 @@ describe('contract names defined once', () => {
     const kinds: readonly EntryKind[] = ENTRY_KINDS;
     expect(entryKindSchema.options).toEqual([...kinds]);
     expect(entryTypeSchema).toBe(entryKindSchema);
-    expect(fileModuleSchema.options).toEqual(['journal', 'voice', 'comment', 'task_comment', 'task_log']);
+    expect(fileModuleSchema.options).toEqual(['journal', 'voice', 'comment', 'task_comment', 'task_log', 'reward']);
     expect(ENTRY_KINDS.every(isEntryKind)).toBe(true);
     expect(isEntryKind('comment')).toBe(false);
     expect(isEntryKind(undefined)).toBe(false);

@@ -4,6 +4,7 @@ import { offlineData } from './0002-offline-data';
 import { entryFiles } from './0003-entry-files';
 import { accessRevocations } from './0004-access-revocations';
 import { objectives } from './0005-objectives';
+import { rewards } from './0006-rewards';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-entry-files': entryFiles,
   '0004-access-revocations': accessRevocations,
   '0005-objectives': objectives,
+  '0006-rewards': rewards,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,8 +9,11 @@ import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 
-/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks). */
-export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks';
+/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, rewards and exchanges). */
+export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks' | 'rewards' | 'reward_exchanges';
+
+/** Tables without soft delete: their rows are always live. */
+const NEVER_DELETED: readonly ClientIdTable[] = ['reward_exchanges'];
 
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 
@@ -77,7 +80,7 @@ async function clientIdState(
 ): Promise<'free' | 'mine' | 'taken'> {
   const row = await db
     .selectFrom(table as 'entry_comments')
-    .select(['tenant_id', 'creator_id', sql<boolean>`deleted_at is null`.as('live')])
+    .select(['tenant_id', 'creator_id', (NEVER_DELETED.includes(table) ? sql<boolean>`true` : sql<boolean>`deleted_at is null`).as('live')])
     .select(entryType ? sql<string>`entry_type`.as('kind') : sql<null>`null`.as('kind'))
     .where('id', '=', id)
     .executeTakeFirst();

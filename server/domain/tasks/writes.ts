@@ -3,7 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { answersSchemaFor, fileAnswerSchema, formMessages, readFields, type FormField } from '../../../src/contract/forms';
-import { TASKS_PUSH_MESSAGE } from '../../../src/contract/push';
+import { changedPushMessage, pushUrls } from '../../../src/contract/push';
 import {
   REVIEW_POINTS, staffLogUpdateSchema, staffTaskCreateSchema, taskCommentCreateSchema, taskCommentUpdateSchema, taskMessages,
   type TaskComment, type TaskLog,
@@ -64,9 +64,12 @@ async function loadLog(db: FastifyInstance['db'] | Transaction<Database>, auth: 
 
 const touchLog = (tx: Transaction<Database>, logId: string) => tx.updateTable('task_logs').set({ updated_at: sql`now()` }).where('id', '=', logId).execute();
 
+/** The young person's push when staff set, fill or comment on an objective: pull `tasks`, open the objective. */
+const tasksPush = (app: FastifyInstance, logId: string) => changedPushMessage({ collections: ['tasks'], url: pushUrls.objective(logId) }, app.config.productName);
+
 function announce(app: FastifyInstance, auth: SignedIn, log: LockedLog, topics: ('tasks' | 'points' | 'resident')[]) {
   app.notifier.publish({ tenantId: auth.tenantId, homeId: log.home_id, residentId: log.resident_id }, topics);
-  if (log.resident_user_id !== auth.userId) app.push.toUser({ tenantId: auth.tenantId, userId: log.resident_user_id }, TASKS_PUSH_MESSAGE);
+  if (log.resident_user_id !== auth.userId) app.push.toUser({ tenantId: auth.tenantId, userId: log.resident_user_id }, tasksPush(app, log.id));
 }
 
 /** 422 unless at most maxFiles attachments; the checked files otherwise. */
@@ -270,7 +273,7 @@ export async function createTask(app: FastifyInstance, auth: SignedIn, residentI
     throw error;
   }
   app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, ['tasks']);
-  app.push.toUser({ tenantId: auth.tenantId, userId: resident.user_id }, TASKS_PUSH_MESSAGE);
+  app.push.toUser({ tenantId: auth.tenantId, userId: resident.user_id }, tasksPush(app, logId));
   return showTaskLog(app, auth, logId);
 }
 

@@ -9,6 +9,7 @@ import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
 import { paths } from '../../../src/contract/paths';
+import { calendarDateSchema } from '../../../src/contract/calendar-values';
 
 /**
  * GET /api/v1/residents/{id}/instances?start_date=yyyy-MM-dd: the young person's calendar.
@@ -17,7 +18,7 @@ import { paths } from '../../../src/contract/paths';
  * its event does, and is a tombstone when either is deleted.
  */
 const querySchema = z.object({
-  start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'The date must look like 2026-01-31' }).optional(),
+  start_date: calendarDateSchema('The date must look like 2026-01-31').optional(),
 });
 
 const updatedAt = sql`greatest(event_instances.updated_at, events.updated_at)`;

@@ -4,7 +4,7 @@ import { commentCreateSchema, type Comment } from '../../../src/contract/comment
 import { ENTRY_KINDS, type EntryKind } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
-import { REPLY_PUSH_MESSAGE } from '../../../src/contract/push';
+import { changedPushMessage, pushUrls } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
@@ -131,8 +131,13 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     throw error;
   }
   app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id }, ['feedback', type]);
-  // A staff reply reaches the young person's closed app too: a push that says only "feedback changed".
-  if (!byResident) app.push.toUser({ tenantId: auth.tenantId, userId: entry.user_id }, REPLY_PUSH_MESSAGE);
+  // A staff reply reaches the young person's closed app too: a push that names only what to pull and where to go.
+  if (!byResident) {
+    app.push.toUser(
+      { tenantId: auth.tenantId, userId: entry.user_id },
+      changedPushMessage({ collections: ['feedback', type], url: pushUrls.entryThread(type, entry.id) }, app.config.productName),
+    );
+  }
   return commentById(app, auth, id);
 }
 

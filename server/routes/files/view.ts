@@ -10,11 +10,13 @@ import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import { paths } from '../../../src/contract/paths';
 import { taskFileReadable } from '../../domain/tasks/queries';
+import { rewardFileReadable } from '../../domain/rewards/catalogue';
 
 /**
- * GET /api/v1/files/view?file_id=&module=journal|voice|comment: the bytes of an attachment or
- * drawing, to whoever may read the owning entry (for a comment: the comment's entry; for an
- * objective's comment or file answer: whoever may read the objective, domain/tasks); 404 for
+ * GET /api/v1/files/view?file_id=&module=journal|voice|comment|task_comment|task_log|reward: the
+ * bytes of an attachment or drawing, to whoever may read the owning entry (for a comment: the
+ * comment's entry; for an objective's comment or file answer: whoever may read the objective,
+ * domain/tasks; for a reward's picture: access.ts rewardImageReadable); 404 for
  * everything else, including a module that does not match the file. Served with the type detected
  * at upload, inline (PDFs as attachment), never sniffed, never cached, and sandboxed.
  */
@@ -38,6 +40,10 @@ export default async function fileViewRoute(app: FastifyInstance) {
     let entryId: string;
     if (file.entry_type === 'task_comment' || file.entry_type === 'task_log') {
       if (!(await taskFileReadable(app, auth, file.entry_type, file.entry_id))) throw new HttpError(404, chosen.notFound);
+      return sendFile(request, reply, auth.tenantId, file);
+    }
+    if (file.entry_type === 'reward') {
+      if (!(await rewardFileReadable(app, auth, file.entry_id))) throw new HttpError(404, chosen.notFound);
       return sendFile(request, reply, auth.tenantId, file);
     }
     if (file.entry_type === 'comment') {

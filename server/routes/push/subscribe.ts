@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
-import { pushSubscribeRequestSchema } from '../../../src/contract/push';
+import { pushMessages, pushSubscribeRequestSchema } from '../../../src/contract/push';
+import { pushEndpointProblem } from '../../lib/push-endpoints';
 import { HttpError } from '../../lib/http-errors';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
@@ -11,6 +12,8 @@ import { paths } from '../../../src/contract/paths';
  * POST /api/v1/notifications/push/subscribe {user_id, subscription}: stores the browser's push
  * subscription for the signed-in person (user_id must be theirs, else 403). One row per endpoint:
  * the same browser subscribing again, or after another person signed in on it, replaces the row.
+ * The endpoint must be https on one of the allowed push services (PUSH_SERVICE_HOSTS,
+ * lib/push-endpoints.ts), never an address inside the network: else 422 `subscription.endpoint`.
  */
 export default async function pushSubscribeRoute(app: FastifyInstance) {
   app.post(paths.pushSubscribe.pattern, { config: { idempotent: true } }, async (request) => {
@@ -18,6 +21,11 @@ export default async function pushSubscribeRoute(app: FastifyInstance) {
     const input = parse(pushSubscribeRequestSchema, request.body ?? {});
     if (input.user_id !== auth.userId) throw new HttpError(403, chosen.forbidden);
     const { endpoint, keys } = input.subscription;
+    const problem = pushEndpointProblem(endpoint, app.config.pushServiceHosts);
+    if (problem) {
+      request.log.info({ push_endpoint_refused: problem }, 'push: subscription refused');
+      throw new HttpError(422, chosen.validationFailed, { 'subscription.endpoint': [pushMessages.endpointNotAllowed] });
+    }
     await app.db
       .insertInto('push_subscriptions')
       .values({ tenant_id: auth.tenantId, user_id: auth.userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })

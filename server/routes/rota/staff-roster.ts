@@ -10,6 +10,7 @@ import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { homeIdsOf } from '../../domain/access';
 import { paths } from '../../../src/contract/paths';
+import { calendarDateSchema } from '../../../src/contract/calendar-values';
 
 /**
  * GET /api/v1/rotas/staff-roster?date=yyyy-MM-dd&parent_project_ids[0]=<home id>&with[0]=user
@@ -20,7 +21,7 @@ import { paths } from '../../../src/contract/paths';
 const oneOrMany = <T extends z.ZodType>(item: T) => z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).max(50));
 
 const querySchema = z.object({
-  date: z.string({ error: 'The date is required' }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'The date must look like 2026-01-31' }),
+  date: calendarDateSchema('The date must look like 2026-01-31'),
   parent_project_ids: oneOrMany(z.uuid()).optional(),
   with: oneOrMany(z.literal('user')).optional(),
 });

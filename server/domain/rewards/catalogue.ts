@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { rewardMessages, type Reward } from '../../../src/contract/rewards';
+import { HttpError } from '../../lib/http-errors';
+import type { Database } from '../../db/schema';
+import { syncSelect, type ListSpec } from '../../lib/list-query';
+import { isoMicros } from '../../lib/timestamps';
+import type { SignedIn } from '../../plugins/session';
+import { reachableResident, rewardImageReadable, type ReachableResident } from '../access';
+import { filesOf } from '../entries/present';
+
+/**
+ * Reads of a home's rewards catalogue. The young person's view (GET /v1/projects/residents/rewards)
+ * and the staff view (GET /v1/homes/{id}/rewards) are the same rows under two list specs: for the
+ * young person a paused reward (active false) is as gone as a withdrawn one, so it is a tombstone
+ * (deleted_at = the time it was paused) with with_trashed=1 and absent otherwise; staff see paused
+ * rewards as live rows and only withdrawn ones as tombstones.
+ */
+const reward = (c: string) => sql.ref(`reward.${c}`);
+
+const base = {
+  fields: {
+    name: { expr: reward('name'), type: 'text' as const },
+    points: { expr: reward('points'), type: 'integer' as const },
+    position: { expr: reward('position'), type: 'integer' as const },
+    created_at: { expr: reward('created_at'), type: 'timestamp' as const },
+  },
+  sorts: {
+    position: [reward('position'), reward('name')],
+    name: reward('name'),
+    points: reward('points'),
+    created_at: reward('created_at'),
+  },
+  defaultSort: [['position', 'asc']] as [string, 'asc' | 'desc'][],
+  relations: ['image'],
+  updatedAt: reward('updated_at'),
+  id: reward('id'),
+};
+
+/** The young person's catalogue: paused or withdrawn rewards are tombstones. */
+export const REWARD_SPEC: ListSpec = {
+  ...base,
+  deletedAt: sql`coalesce(reward.deleted_at, case when reward.active then null else reward.updated_at end)`,
+};
+
+/** Staff: every reward of the home; only withdrawn ones are tombstones. */
+export const STAFF_REWARD_SPEC: ListSpec = {
+  ...base,
+  fields: { ...base.fields, active: { expr: reward('active'), type: 'boolean' } },
+  deletedAt: reward('deleted_at'),
+};
+
+/** The rewards of one home (tombstones included: the spec's deletedAt and with_trashed decide). */
+export function homeRewardsQuery(db: Kysely<Database>, tenantId: string, homeId: string, spec: ListSpec) {
+  return db
+    .selectFrom('rewards as reward')
+    .select([
+      ...syncSelect(spec),
+      'reward.home_id',
+      'reward.name',
+      'reward.description',
+      'reward.points',
+      'reward.active',
+      'reward.position',
+      isoMicros(reward('created_at')).as('created_at'),
+    ])
+    .where('reward.tenant_id', '=', tenantId)
+    .where('reward.home_id', '=', homeId);
+}
+
+export type RewardRow = Awaited<ReturnType<ReturnType<typeof homeRewardsQuery>['execute']>>[number];
+
+/** The rows as the contract's Reward, each with its live picture (one at most). */
+export async function presentRewards(db: Kysely<Database>, tenantId: string, rows: RewardRow[]): Promise<Reward[]> {
+  const files = await filesOf(db, tenantId, 'reward', rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: r.id,
+    updated_at: r.updated_at,
+    deleted_at: r.deleted_at,
+    home_id: r.home_id,
+    name: r.name,
+    description: r.description,
+    points: r.points,
+    image: files.get(r.id)!.files[0] ?? null,
+    active: r.active,
+    position: r.position,
+    created_at: r.created_at,
+  }));
+}
+
+/** One reward as staff see it (tombstone when withdrawn), or undefined. */
+export async function rewardForStaff(app: FastifyInstance, tenantId: string, homeId: string, id: string): Promise<Reward | undefined> {
+  const row = await homeRewardsQuery(app.db, tenantId, homeId, STAFF_REWARD_SPEC).where('reward.id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const [shown] = await presentRewards(app.db, tenantId, [row]);
+  return shown;
+}
+
+/** The home of a reward in this tenant (live or withdrawn), or undefined. */
+export async function rewardHome(db: Kysely<Database> | Transaction<Database>, tenantId: string, id: string) {
+  return db
+    .selectFrom('rewards')
+    .select(['id', 'home_id', sql<boolean>`deleted_at is not null`.as('withdrawn')])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** GET /v1/files/view?module=reward: the picture of a reward the signed-in person may see (access.ts). */
+export async function rewardFileReadable(app: FastifyInstance, auth: SignedIn, rewardId: string): Promise<boolean> {
+  const row = await app.db
+    .selectFrom('rewards as reward')
+    .select('reward.id')
+    .where('reward.tenant_id', '=', auth.tenantId)
+    .where('reward.id', '=', rewardId)
+    .where(rewardImageReadable(auth))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whose catalogue GET /v1/projects/residents/rewards shows: `resident_id` (the young person's own;
+ * staff: any young person of their homes; anyone else 404); left out, a young person's own.
+ */
+export async function catalogueResident(app: FastifyInstance, auth: SignedIn, residentId: string | undefined): Promise<ReachableResident> {
+  if (residentId) return reachableResident(app, auth, residentId);
+  const own = await app.db
+    .selectFrom('residents')
+    .select('id')
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!own) throw new HttpError(422, chosen.validationFailed, { resident_id: [rewardMessages.residentRequired] });
+  return reachableResident(app, auth, own.id);
+}
