@@ -26,3 +26,6 @@ export const REPLY_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: [
 
 /** Sent to a young person's browsers when staff set, fill or comment on one of their objectives. */
 export const TASKS_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['tasks'] };
+
+/** Sent to a young person's browsers when staff share, update or withdraw a document for them (issue 11). */
+export const DOCUMENTS_PUSH_MESSAGE: PushMessage = { type: 'changed', collections: ['documents'] };

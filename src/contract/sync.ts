@@ -66,6 +66,8 @@ export const SYNC_TOPICS = [
   'tasks',
   /** The points ledger; the resident's reward_points moves with it. */
   'points',
+  /** Documents staff share, and the young person's form submissions (issue 11). */
+  'documents',
 ] as const;
 export type SyncTopic = (typeof SYNC_TOPICS)[number];
 

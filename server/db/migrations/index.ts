@@ -4,6 +4,8 @@ import { offlineData } from './0002-offline-data';
 import { entryFiles } from './0003-entry-files';
 import { accessRevocations } from './0004-access-revocations';
 import { objectives } from './0005-objectives';
+// 0006 (rewards) is being added on another branch: its import and entry go between these two.
+import { documents } from './0007-documents';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +14,8 @@ const migrations: Record<string, Migration> = {
   '0003-entry-files': entryFiles,
   '0004-access-revocations': accessRevocations,
   '0005-objectives': objectives,
+  // '0006-rewards' goes here when that branch is merged (Kysely runs migrations in name order).
+  '0007-documents': documents,
 };
 
 export const migrationProvider: MigrationProvider = {
