@@ -37,6 +37,8 @@ export const documentLimits = {
   maxRequestBytes: 60 * 1024 * 1024,
   /** File parts in one request. */
   maxFileParts: 60,
+  /** A JSON body, or one text field of a form (a book's `book`), in bytes. */
+  maxTextBytes: 4 * 1024 * 1024,
 } as const;
 
 export const DEFAULT_CATEGORY = 'General';
@@ -181,6 +183,8 @@ export const documentSubmissionRowSchema = syncedRowSchema.extend(documentSubmis
 export type DocumentSubmissionRow = z.infer<typeof documentSubmissionRowSchema>;
 export const documentSubmissionPageSchema = pageSchema(documentSubmissionRowSchema);
 export const documentSubmissionResponseSchema = envelope(documentSubmissionSchema);
+
+export const documentItemParamsSchema = z.object({ id: z.uuid(), itemId: z.uuid() });
 
 /** A JSON value sent as text in a multipart field, or as itself in a JSON body. */
 const jsonOrText = <T extends z.ZodType>(schema: T) =>

@@ -86,7 +86,7 @@ const statements = [
     caption text,
     name text not null,
     mime text not null,
-    size bigint not null check (size >= 0),
+    size integer not null check (size >= 0),
     sha256 text not null,
     storage_key text not null,
     created_at timestamptz not null default now(),

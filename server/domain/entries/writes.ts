@@ -9,8 +9,8 @@ import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 
-/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks). */
-export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks';
+/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, documents and their submissions). */
+export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks' | 'documents' | 'document_submissions';
 
 /** What creating and changing an entry (or a comment) needs. Only the young person who created an entry may change it. */
 
