@@ -6,6 +6,7 @@ import { hashPassword } from '../lib/passwords';
 import { hashRecoveryCode } from '../lib/recovery-codes';
 import { seedDemoEntries } from './demo-entries';
 import { seedDemoObjectives } from './demo-objectives';
+import { seedDemoDocuments } from './demo-documents';
 import type { FileStore } from '../lib/file-store';
 
 /**
@@ -181,6 +182,7 @@ export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { file
 
     await seedDemoEntries(db, tenantId, options.files);
     await seedDemoObjectives(db, tenantId, options.files);
+    await seedDemoDocuments(db, tenantId, options.files);
   }
   await topUpDemo(db);
 }
