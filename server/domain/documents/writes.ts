@@ -232,17 +232,21 @@ export async function shareDocument(app: FastifyInstance, auth: SignedIn, reques
   const parsed = documentShareSchema.safeParse(body);
   if (!parsed.success) problems.merge(fieldErrors(parsed.error));
   const kind = parsed.success ? parsed.data.kind : undefined;
-  const { file, keyed } = documentUploads(request, problems, { single: kind === 'file', keyed: kind === 'book' || kind === 'gallery' });
-  if (!parsed.success) problems.throwIfAny();
+  // File problems are reported with the rest, after the audience is known to be theirs (403/404 first).
+  const fileProblems = new Problems();
+  const { file, keyed } = documentUploads(request, fileProblems, { single: kind === 'file', keyed: kind === 'book' || kind === 'gallery' });
+  if (!parsed.success) problems.merge(fileProblems.errors);
+  problems.throwIfAny();
   const input = parsed.data!;
   audienceProblems(problems, input, true);
   problems.throwIfAny();
   const audience = await resolveAudience(app, auth, input);
+  problems.merge(fileProblems.errors);
 
   const plan = { book: input.book as BookPlan | undefined, gallery: input.items ? ({ items: input.items } as GalleryPlan) : undefined };
   let formVersionId: string | null = null;
   let formId: string | null = null;
-  if (input.kind === 'file' && !file) problems.add('file', documentMessages.fileRequired);
+  if (input.kind === 'file' && !file && !problems.errors.file) problems.add('file', documentMessages.fileRequired);
   if (input.kind === 'book' && !plan.book) problems.add('book', documentMessages.bookRequired);
   if (input.kind === 'gallery' && !plan.gallery) problems.add('items', documentMessages.galleryRequired);
   if (input.kind === 'form') {
@@ -321,14 +325,17 @@ export async function updateDocument(app: FastifyInstance, auth: SignedIn, id: s
   const problems = new Problems();
   const parsed = documentUpdateSchema.safeParse(body);
   if (!parsed.success) problems.merge(fieldErrors(parsed.error));
-  const { file, keyed } = documentUploads(request, problems, { single: doc.kind === 'file', keyed: doc.kind === 'book' || doc.kind === 'gallery' });
-  if (!parsed.success) problems.throwIfAny();
+  const fileProblems = new Problems();
+  const { file, keyed } = documentUploads(request, fileProblems, { single: doc.kind === 'file', keyed: doc.kind === 'book' || doc.kind === 'gallery' });
+  if (!parsed.success) problems.merge(fileProblems.errors);
+  problems.throwIfAny();
   const input = parsed.data!;
   if (input.kind && input.kind !== doc.kind) problems.add('kind', documentMessages.kindFixed);
   audienceProblems(problems, input, false);
   problems.throwIfAny();
   const before: Audience = { residentId: doc.resident_id, homeId: doc.home_id };
   const moved = input.resident_id || input.home_id ? await resolveAudience(app, auth, input) : null;
+  problems.merge(fileProblems.errors);
 
   const blobs = await app.db
     .selectFrom('document_blobs')
