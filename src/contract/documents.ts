@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { clientIdSchema } from './entries';
 import { envelope } from './envelope';
 import { answersSchema } from './forms';
+import { chosenMessages } from './messages';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { isSavableText } from './text';
 
 /**
  * Documents staff share with one young person or with their whole home (SPEC §1 "Documents shared
@@ -186,16 +188,34 @@ export const documentSubmissionResponseSchema = envelope(documentSubmissionSchem
 
 export const documentItemParamsSchema = z.object({ id: z.uuid(), itemId: z.uuid() });
 
-/** A JSON value sent as text in a multipart field, or as itself in a JSON body. */
+/** Whether every string (and key) in a parsed JSON value can be stored (contract text.ts). */
+function savableJson(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return isSavableText(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (depth > 32) return false;
+  return Object.entries(value).every(([k, v]) => isSavableText(k) && savableJson(v, depth + 1));
+}
+
+/**
+ * A JSON value sent as text in a multipart field, or as itself in a JSON body. JSON text can carry
+ * `\u0000` or a lone surrogate that the request's own text did not (the edge check sees only the
+ * escape): refused here with the edge's words, never stored.
+ */
 const jsonOrText = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value, ctx) => {
     if (typeof value !== 'string') return value;
+    let parsed: unknown;
     try {
-      return JSON.parse(value) as unknown;
+      parsed = JSON.parse(value) as unknown;
     } catch {
       ctx.addIssue({ code: 'custom', message: documentMessages.notJson });
       return z.NEVER;
     }
+    if (!savableJson(parsed)) {
+      ctx.addIssue({ code: 'custom', message: chosenMessages.unsavableText });
+      return z.NEVER;
+    }
+    return parsed;
   }, schema);
 
 /** A multipart part name for a new file: `files[<key>]`. */
