@@ -378,6 +378,10 @@ describe('staff: share, update, withdraw', () => {
       'files.extra': [documentMessages.unexpectedFile],
       other: [documentMessages.unexpectedFile],
     });
+    // JSON text in a form field can carry an escaped NUL that the edge check cannot see.
+    const smuggled = await share(ali, [['kind', 'book'], ['title', 'x'], ['resident_id', jamieId()], ['book', JSON.stringify({ chapters: [{ title: 'c', pages: [{ title: 'p', html: 'a\u0000b' }] }] })]]);
+    expect(smuggled.status).toBe(422);
+    expect(smuggled.body.errors).toEqual({ book: [chosen.unsavableText] });
     const disguised = await share(ali, [['kind', 'file'], ['title', 'x'], ['resident_id', jamieId()], ['file', { name: 'photo.png', data: PDF }]]);
     expect(disguised.status).toBe(422);
     expect(disguised.body.errors).toEqual({ file: [documentMessages.fileTypeNotAllowed] });
