@@ -20,13 +20,15 @@ import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
 import { registerSafeText } from './plugins/safe-text';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
-import { multipartBodies } from './plugins/multipart-bodies';
+import { DOCUMENT_FORM_LIMITS, formBodies, multipartBodies } from './plugins/multipart-bodies';
 import { registerStaticPwa } from './plugins/static-pwa';
 import appConfigRoute from './routes/app-config';
 import csrfCookieRoute from './routes/auth/csrf-cookie';
 import calendarInstancesRoute from './routes/calendar/instances';
 import eventTypesRoute from './routes/calendar/event-types';
 import createCommentRoutes from './routes/comments/create';
+import documentReadRoutes from './routes/documents/read';
+import documentWriteRoutes from './routes/documents/write';
 import commentListRoutes from './routes/comments/read';
 import entryReadRoutes from './routes/entries/read';
 import entryWriteRoutes from './routes/entries/write';
@@ -178,10 +180,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await forms.register(taskWriteRoutes);
         await forms.register(rewardWriteRoutes);
       });
+      // Documents take larger forms (short videos, books, galleries): their own scope and limits.
+      await api.register(async (documentForms) => {
+        await documentForms.register(formBodies(DOCUMENT_FORM_LIMITS));
+        await documentForms.register(documentWriteRoutes);
+      });
       await api.register(entryReadRoutes);
       await api.register(entryLookupRoutes);
       await api.register(taskReadRoutes);
       await api.register(rewardReadRoutes);
+      await api.register(documentReadRoutes);
       await api.register(fileViewRoute);
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);

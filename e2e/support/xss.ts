@@ -1,4 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { PAYLOADS } from './xss-payloads';
+
+export { PAYLOAD, PAYLOADS } from './xss-payloads';
 
 /**
  * XSS payloads and a detector for the sweeps (e2e/journal-thread-a11y.spec.ts).
@@ -9,18 +12,6 @@ import { expect, type Locator, type Page } from '@playwright/test';
  * injected elements themselves and for the CSP refusals a blocked handler or script leaves behind.
  * The payloads stay short (under 150 characters) so a list excerpt (200 characters) shows them whole.
  */
-export const PAYLOAD = '<img src=x data-xss onerror="window.__xss=1;alert(1)"><script data-xss>window.__xss=2</script>';
-
-export const PAYLOADS = {
-  /** Tags straight into the text. */
-  tags: PAYLOAD,
-  /** Breaking out of a double- or single-quoted attribute, then a tag. */
-  attribute: `"><img src=x data-xss onerror="window.__xss=3;alert(3)">'><svg data-xss onload="window.__xss=4">`,
-  /** Breaking out of the textarea (and a title, a style) it is pre-filled into. */
-  textarea: `</textarea></title></style><script data-xss>window.__xss=5</script><svg/onload=window.__xss=6 data-xss>`,
-  /** A frame, an event on a common element, a javascript: link. */
-  frames: `<iframe data-xss srcdoc="<script>parent.__xss=7</script>"></iframe><a data-xss href="javascript:window.__xss=8">x</a>`,
-} as const;
 
 /** What the page holds now that a payload could have made: empty when all is well. Runs in the page. */
 function scanPage(): string[] {

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0006-rewards.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0007-documents.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -359,6 +359,88 @@ export interface RewardExchangesTable {
   updated_at: Timestamp;
 }
 
+/** 0007: a document staff share with one young person (resident_id) or a whole home (home_id). */
+export type DocumentKindColumn = 'file' | 'book' | 'gallery' | 'form';
+export interface DocumentsTable {
+  /** Made here, or the client's own UUID given on create. */
+  id: Generated<string>;
+  tenant_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** Withdrawn. */
+  deleted_at: NullableTimestamp;
+  resident_id: string | null;
+  home_id: string | null;
+  kind: DocumentKindColumn;
+  title: string;
+  description: string | null;
+  category: string;
+  form_id: string | null;
+  form_version_id: string | null;
+  creator_id: string;
+  version: Generated<number>;
+  content_updated_at: Timestamp;
+  seed_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface DocumentChaptersTable {
+  id: string;
+  tenant_id: string;
+  document_id: string;
+  position: number;
+  title: string;
+}
+
+export interface DocumentPagesTable {
+  id: string;
+  tenant_id: string;
+  document_id: string;
+  chapter_id: string;
+  position: number;
+  title: string;
+  html: string;
+}
+
+/** 0007: a young person's answers to a form document (one live per young person and document). */
+export interface DocumentSubmissionsTable extends Omit<EntityColumns, 'id'> {
+  /** A UUIDv7, or the client's own UUID given on create. */
+  id: string;
+  document_id: string;
+  resident_id: string;
+  creator_id: string;
+  form_version_id: string;
+  answers: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+
+export type DocumentBlobRole = 'file' | 'page_image' | 'gallery_item' | 'answer';
+
+/** 0007: every stored file of a document; bytes under DATA_DIR/files/<tenant_id>/<storage_key>. */
+export interface DocumentBlobsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  document_id: string;
+  role: DocumentBlobRole;
+  page_id: string | null;
+  submission_id: string | null;
+  position: ColumnType<number, number | undefined, number>;
+  caption: string | null;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+/** 0007: when a user's right to read a document last changed (kept by triggers). */
+export interface DocumentAccessChangesTable {
+  tenant_id: string;
+  document_id: string;
+  user_id: string;
+  changed_at: Timestamp;
+}
+
 export interface PushSubscriptionsTable {
   id: Generated<string>;
   tenant_id: string;
@@ -421,6 +503,12 @@ export interface Database {
   points_ledger: PointsLedgerTable;
   rewards: RewardsTable;
   reward_exchanges: RewardExchangesTable;
+  documents: DocumentsTable;
+  document_chapters: DocumentChaptersTable;
+  document_pages: DocumentPagesTable;
+  document_submissions: DocumentSubmissionsTable;
+  document_blobs: DocumentBlobsTable;
+  document_access_changes: DocumentAccessChangesTable;
 }
 
 export type User = Selectable<UsersTable>;

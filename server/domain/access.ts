@@ -143,6 +143,68 @@ export async function staffReachableResident(app: FastifyInstance, auth: SignedI
   return resident;
 }
 
+/**
+ * Who may read a document (issue 11; its list row, blobs, and the form it carries), docs/api.md:
+ * - shared with one young person (resident_id): that young person, and the staff of the home they
+ *   live in now (home_staff, not deleted), like objectives;
+ * - shared with a home (home_id): the young people living there now and its staff.
+ * Anyone else, another young person, another home, another site, gets 404. Withdrawn documents
+ * (deleted_at) are decided by the caller. The triggers of migration 0007 (document_readers) record
+ * when this answer changes for someone, so their replica gets the row or a tombstone; they mirror
+ * this rule, and tests/server/documents-access.test.ts checks the two agree.
+ * Condition on a documents alias (`doc`).
+ */
+export function documentReadable(auth: SignedIn, alias = 'doc'): Expression<SqlBool> {
+  const d = (column: string) => sql.ref(`${alias}.${column}`);
+  const staffHomeIds = sql`select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null`;
+  return sql<SqlBool>`(${d('tenant_id')} = ${auth.tenantId} and (
+    ${d('resident_id')} in (
+      select r.id from residents r
+      where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and (r.user_id = ${auth.userId} or r.home_id in (${staffHomeIds}))
+    )
+    or ${d('home_id')} in (select r.home_id from residents r where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and r.user_id = ${auth.userId})
+    or ${d('home_id')} in (${staffHomeIds})
+  ))`;
+}
+
+/**
+ * Who may read a young person's submission of a form document (its answers and file answers): the
+ * young person who sent it, and the staff of the home they live in now, while they may read the
+ * document itself (documentReadable on `docAlias`). Another young person of the same home (a
+ * home-wide form) never does. Condition on a document_submissions alias (`sub`).
+ */
+export function documentSubmissionReadable(auth: SignedIn, alias = 'sub', docAlias = 'doc'): Expression<SqlBool> {
+  return sql<SqlBool>`(${documentReadable(auth, docAlias)} and ${sql.ref(`${alias}.resident_id`)} in (
+    select r.id from residents r
+    where r.tenant_id = ${auth.tenantId} and r.deleted_at is null and (
+      r.user_id = ${auth.userId}
+      or r.home_id in (select hs.home_id from home_staff hs where hs.tenant_id = ${auth.tenantId} and hs.user_id = ${auth.userId} and hs.deleted_at is null)
+    )
+  ))`;
+}
+
+/**
+ * A home a member of staff may share documents with: one they work in. A young person who lives
+ * there is refused with 403 (they can reach it, but sharing is for staff); any other home is a 404.
+ */
+export async function staffReachableHome(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<string> {
+  if (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) return homeId;
+  const lives = await app.db
+    .selectFrom('residents')
+    .select('id')
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('home_id', '=', homeId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  throw lives ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
+}
+
+/** Whether the signed-in person is staff of this home (documents: who may change what a home was given). */
+export async function isStaffOf(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<boolean> {
+  return (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) !== undefined;
+}
+
 /** Subquery: ids of the homes where the signed-in person is staff. */
 function staffHomes(app: FastifyInstance, auth: SignedIn) {
   return app.db

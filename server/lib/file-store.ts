@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -58,6 +59,18 @@ export class FileStore {
       }
     }
     return removed;
+  }
+
+  /** The size of a stored file in bytes, or null when it is not there. */
+  async size(tenantId: string, key: string): Promise<number | null> {
+    if (!KEY.test(key)) throw new Error('file store: bad key');
+    return stat(join(this.dir(tenantId), key)).then((s) => s.size, () => null);
+  }
+
+  /** The bytes from `start` to `end` (both included) as a stream: large files are never read whole. */
+  stream(tenantId: string, key: string, start: number, end: number): ReadStream {
+    if (!KEY.test(key)) throw new Error('file store: bad key');
+    return createReadStream(join(this.dir(tenantId), key), { start, end });
   }
 
   /** Best effort: a file whose row was never committed (or was removed) is deleted. */

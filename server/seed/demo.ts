@@ -7,6 +7,7 @@ import { hashRecoveryCode } from '../lib/recovery-codes';
 import { seedDemoEntries } from './demo-entries';
 import { seedDemoObjectives } from './demo-objectives';
 import { seedDemoRewards } from './demo-rewards';
+import { seedDemoDocuments } from './demo-documents';
 import type { FileStore } from '../lib/file-store';
 
 /**
@@ -183,6 +184,7 @@ export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { file
     await seedDemoEntries(db, tenantId, options.files);
     await seedDemoObjectives(db, tenantId, options.files);
     await seedDemoRewards(db, tenantId, options.files);
+    await seedDemoDocuments(db, tenantId, options.files);
   }
   await topUpDemo(db);
 }

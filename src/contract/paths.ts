@@ -9,8 +9,7 @@ import { ENTRY_KINDS, type EntryKind } from './entry-kind';
  * tests/unit/paths.test.ts checks that every builder's output matches its own pattern and that
  * every route the server registers is in this table.
  *
- * Paths of SPEC §7 that nothing serves yet (documents) are here so the features that come next
- * start from the table, not from a literal.
+ * Every path of SPEC §7 is served; new ones start here, in the table, never as a literal.
  */
 
 /** The `:name` parameters of a pattern, in order, as a tuple of strings (any number for `string`). */
@@ -154,8 +153,16 @@ export const paths = {
   appSettings: restRoute('/v1/projects/residents/:id/app-settings'),
   nsfwCheck: restRoute('/v1/projects/residents/:id/photos/nsfw'),
   emojis: restRoute('/v1/tags/icons/emojis'),
-  /** Not served yet. */
+  /** Documents (issue 11): GET the list (checkpoint query); staff POST to share (docs/api.md). */
   documents: restRoute('/v1/documents'),
+  /** GET one document; staff POST `?_method=PUT` to update, DELETE to withdraw. */
+  document: restRoute('/v1/documents/:id'),
+  /** SPEC §7 "any document path as a blob": the file of a `file` document (range requests). */
+  documentBlob: restRoute('/v1/documents/:id/blob'),
+  /** Any other file of a document: a page's picture, a gallery item, a file answer of a submission. */
+  documentItemBlob: restRoute('/v1/documents/:id/items/:itemId/blob'),
+  /** The young person POSTs their answers to a form document; staff GET the submissions. */
+  documentSubmissions: restRoute('/v1/documents/:id/submissions'),
 
   // Additions (docs/api.md)
   appConfig: restRoute('/app-config'),

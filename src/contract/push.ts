@@ -65,6 +65,8 @@ export const pushUrls = {
   objective: (taskLogId: string): string => `/objectives/${encodeURIComponent(taskLogId)}`,
   /** Staff approved or denied an exchange. */
   rewardHistory: '/rewards/history',
+  /** Staff shared, updated or withdrew a document (issue 11). */
+  documents: '/documents',
 } as const;
 
 /** A content-free push: the collections to pull, where a click leads, and the neutral text. */

@@ -71,6 +71,8 @@ export const SYNC_TOPICS = [
   'rewards',
   /** The young person's reward exchanges (history; issue 10). */
   'reward_history',
+  /** Documents staff share, and the young person's form submissions (issue 11). */
+  'documents',
 ] as const;
 export type SyncTopic = (typeof SYNC_TOPICS)[number];
 

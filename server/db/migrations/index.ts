@@ -5,6 +5,7 @@ import { entryFiles } from './0003-entry-files';
 import { accessRevocations } from './0004-access-revocations';
 import { objectives } from './0005-objectives';
 import { rewards } from './0006-rewards';
+import { documents } from './0007-documents';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-access-revocations': accessRevocations,
   '0005-objectives': objectives,
   '0006-rewards': rewards,
+  '0007-documents': documents,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,8 +9,17 @@ import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 
-/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, rewards and exchanges). */
-export type ClientIdTable = 'journal_entries' | 'voice_entries' | 'entry_comments' | 'task_log_comments' | 'tasks' | 'rewards' | 'reward_exchanges';
+/** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, rewards and exchanges, documents and their submissions). */
+export type ClientIdTable =
+  | 'journal_entries'
+  | 'voice_entries'
+  | 'entry_comments'
+  | 'task_log_comments'
+  | 'tasks'
+  | 'rewards'
+  | 'reward_exchanges'
+  | 'documents'
+  | 'document_submissions';
 
 /** Tables without soft delete: their rows are always live. */
 const NEVER_DELETED: readonly ClientIdTable[] = ['reward_exchanges'];
