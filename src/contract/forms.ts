@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { syncedRowSchema, timestampSchema } from './sync';
+import { savable } from './text';
 
 /**
  * Form definitions (SPEC §3 "form field kinds", issue 9): a form is a named template (its name is
@@ -112,9 +113,9 @@ export function answerSchemaOf(field: FormField): z.ZodType | null {
     case 'yes_no':
       return z.enum(['yes', 'no'], { error: formMessages.notAnOption });
     case 'text':
-      return z.string({ error: formMessages.wrongAnswer }).max(formLimits.textMaxLength, { error: formMessages.tooLong(formLimits.textMaxLength) });
+      return savable(z.string({ error: formMessages.wrongAnswer }).max(formLimits.textMaxLength, { error: formMessages.tooLong(formLimits.textMaxLength) }));
     case 'large_text':
-      return z.string({ error: formMessages.wrongAnswer }).max(formLimits.largeTextMaxLength, { error: formMessages.tooLong(formLimits.largeTextMaxLength) });
+      return savable(z.string({ error: formMessages.wrongAnswer }).max(formLimits.largeTextMaxLength, { error: formMessages.tooLong(formLimits.largeTextMaxLength) }));
     case 'image':
     case 'signature':
       return fileAnswerSchema;
@@ -127,7 +128,7 @@ export function answerSchemaOf(field: FormField): z.ZodType | null {
         .max(field.max, { error: formMessages.outOfRange(field.min, field.max) })
         .refine((n) => Math.abs((n - field.min) / field.step - Math.round((n - field.min) / field.step)) < 1e-9, { error: formMessages.offStep(field.step) });
     case 'table': {
-      const row = z.object(Object.fromEntries(field.columns.map((c) => [c.id, z.string().max(formLimits.cellMaxLength).optional()]))).strict();
+      const row = z.object(Object.fromEntries(field.columns.map((c) => [c.id, savable(z.string().max(formLimits.cellMaxLength)).optional()]))).strict();
       return z.array(row, { error: formMessages.wrongAnswer }).max(formLimits.tableMaxRows);
     }
     case 'multi_option': {

@@ -118,3 +118,20 @@ describe('finding 2: impossible dates and times are a 422 naming the field', () 
     expect(roster.body).toMatchObject({ errors: { date: expect.any(Array) } });
   });
 });
+
+describe('finding 1: an escaped NUL inside JSON text in a form field (answers) is a 422, not a 500 from jsonb', () => {
+  it('in a staff fill of an objective', async () => {
+    const ali = await signedIn(server, 'carer.ali');
+    const account = (await jamie.get('/api/v1/auth/user')).body as { user: { resident: { id: string } } };
+    const forms = (await ali.get('/api/v1/forms')).body as { data: { id: string; name: string }[] };
+    const form = forms.data.find((f) => f.name === 'Independence skills')!;
+    const created = await ali.post(`/api/v1/projects/residents/${account.user.resident.id}/tasks`, { form_id: form.id, title: 'Hostile answers', task_date: '2026-11-20' });
+    expect(created.status).toBe(201);
+    const logId = (created.body as { data: { id: string } }).data.id;
+    const res = await postForm<{ errors?: Record<string, string[]> }>(server.base, ali, `/api/v1/tasks/logs/${logId}?_method=PUT`, [
+      ['answers', JSON.stringify({ what_did_you_do: 'a\u0000b' })],
+    ]);
+    expect(res.status).toBe(422);
+    expect(Object.values(res.body.errors ?? {}).flat()).toContain(chosen.unsavableText);
+  });
+});
