@@ -16,3 +16,6 @@ export const rewardTexts = {
 } as const;
 
 export const pointsText = (n: number): string => `${n.toLocaleString('en-GB')} ${n === 1 ? 'point' : 'points'}`;
+
+/** "10 more points", "1 more point". */
+export const morePointsText = (n: number): string => `${n.toLocaleString('en-GB')} more ${n === 1 ? 'point' : 'points'}`;

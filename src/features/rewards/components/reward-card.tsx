@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { RewardDoc } from '@/data/replica/types';
-import { pointsText } from '../reward-texts';
+import { morePointsText, pointsText } from '../reward-texts';
 import { confirmationPath } from '../reward-paths';
 import { RewardPicture } from './reward-picture';
 
@@ -27,7 +27,7 @@ export function RewardCard({ reward, balance }: { reward: RewardDoc; balance: nu
             <span aria-hidden="true">✓ </span>You have enough points
           </p>
         ) : (
-          <p className="reward-card__status reward-card__status--no">You need {pointsText(reward.points - balance)} more</p>
+          <p className="reward-card__status reward-card__status--no">You need {morePointsText(reward.points - balance)}</p>
         )}
         {affordable ? (
           <Link to={confirmationPath(reward.id)} className="button button--primary reward-card__action">

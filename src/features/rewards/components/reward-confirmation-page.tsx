@@ -6,7 +6,7 @@ import { rewardMessages } from '@/contract/rewards';
 import { usePoints } from '@/data/hooks/use-points';
 import { exchangeReward } from '../actions/exchange-reward';
 import { useReward } from '../hooks/use-rewards';
-import { pointsText, rewardTexts } from '../reward-texts';
+import { morePointsText, pointsText, rewardTexts } from '../reward-texts';
 import { congratulationsPath, REWARDS_PATH } from '../reward-paths';
 import { RewardNotFound } from './reward-not-found';
 import { RewardPicture } from './reward-picture';
@@ -82,7 +82,7 @@ export function RewardConfirmationPage() {
       ) : (
         <>
           <p className="reward-confirm__sum" role="status">
-            {item.name} costs {pointsText(item.points)}. You have {pointsText(balance)}, so you need {pointsText(item.points - balance)} more before you can swap
+            {item.name} costs {pointsText(item.points)}. You have {pointsText(balance)}, so you need {morePointsText(item.points - balance)} before you can swap
             for it.
           </p>
           <p className="actions">
