@@ -23,7 +23,9 @@ export function RewardConfirmationPage() {
   const reward = useReward(rewardId);
   const points = usePoints();
   const navigate = useNavigate();
-  const [sending, setSending] = useState(false);
+  // The balance when "Yes" was pressed: the swap takes its cost off at once, and the page must not
+  // turn into "you need more points" in the moment before the congratulations open.
+  const [sending, setSending] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   if (!reward.data || !points.data) {
@@ -36,18 +38,18 @@ export function RewardConfirmationPage() {
   }
 
   const item = reward.data;
-  const balance = points.data.balance;
+  const balance = sending ?? points.data.balance;
   const affordable = balance >= item.points;
 
   const confirm = async () => {
-    setSending(true);
+    setSending(balance);
     setError(null);
     const result = await exchangeReward(item.id).catch(() => ({ ok: false as const, message: rewardMessages.redeemFailed, errors: {} }));
     if (result.ok) {
       navigate(congratulationsPath(item.id, result.id), { replace: true });
       return;
     }
-    setSending(false);
+    setSending(null);
     const reason = Object.values(result.errors)[0]?.[0];
     setError(reason && reason !== result.message ? `${result.message} ${reason}.` : result.message);
   };
@@ -71,8 +73,8 @@ export function RewardConfirmationPage() {
             </p>
           ) : null}
           <div className="actions">
-            <button type="button" className="button button--primary" disabled={sending} onClick={() => void confirm()}>
-              {sending ? 'Swapping…' : 'Yes, swap my points'}
+            <button type="button" className="button button--primary" disabled={sending !== null} onClick={() => void confirm()}>
+              {sending !== null ? 'Swapping…' : 'Yes, swap my points'}
             </button>
             <Link to={REWARDS_PATH} className="button button--secondary">
               Not now
