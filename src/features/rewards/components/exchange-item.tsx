@@ -72,7 +72,7 @@ export function ExchangeItem({ item, onRemoved }: { item: RewardExchangeDoc; onR
           {item.reward.name}
         </h3>
         <p className="exchange__when">
-          Asked for <RelativeTime iso={item.created_at} />
+          Asked <RelativeTime iso={item.created_at} />
         </p>
         <p className={`exchange__status exchange__status--${shown}`}>
           <span aria-hidden="true" className="exchange__mark">
