@@ -14,6 +14,9 @@
  *   one does not (it was refused).
  * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
  *   the tasks or the points (`pruneTaskOverlays`).
+ * - The balance also takes into account the reward exchanges the ledger does not hold yet
+ *   (./rewards.ts `exchangeAdjustment`); `spending` is what this device's swaps still waiting to be
+ *   sent set aside.
  */
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { TaskComment } from '@/contract/tasks';
