@@ -194,8 +194,10 @@ export const routes: RouteObject[] = [
             lazy: lazyPage(() => import('@/features/rewards/components/rewards-page'), (m) => m.RewardsPage),
           },
           {
+            // SPEC §2 shows only the auth layout and the flag for it; it reads the replica like the other
+            // rewards screens, so it works offline too (docs/decisions.md "Rewards (issue 10): client").
             path: 'rewards/history',
-            handle: h({ name: 'Reward history', flag: 'rewards_enabled' }),
+            handle: h({ name: 'Reward history', ...rewards }),
             lazy: lazyPage(() => import('@/features/rewards/components/reward-history-page'), (m) => m.RewardHistoryPage),
           },
           {

@@ -6,7 +6,7 @@
  *    is requested (before anything can send);
  * 2. a 401 or 419 anywhere clears the signed-in state (local data is kept: ARCHITECTURE rule 4);
  * 3. the outbox's outcome sink: after a 2xx the entries module (or, for objectives, the
- *    objectives feature) settles the delivered document into the server's copy, after a 422 (or any refusal) the document is marked failed, after
+ *    objectives feature; for reward swaps, the rewards feature) settles the delivered document into the server's copy, after a 422 (or any refusal) the document is marked failed, after
  *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
  * 4. the one ordered list of logout wipe steps (logoutSteps below);
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
@@ -15,7 +15,7 @@
  *    online, visible, a heartbeat, the worker's messages).
  *
  * It lives in src/app, not src/data, because the sink needs the entries module's and the objectives
- * feature's settle code and src/data never imports upward. Tests start it with explicit options, or not at all.
+ * feature's and the rewards feature's settle code and src/data never imports upward. Tests start it with explicit options, or not at all.
  */
 import { sessionExpired } from '@/api/events';
 import { startApiBaseSync } from '@/data/api-base-sync';
@@ -41,14 +41,16 @@ import {
 /**
  * What the outbox does to the replica after a replay. The one place that knows the settle code of
  * each kind of write: objectives' comments and reviews (`tasks`) settle with the objectives
- * feature's code, everything else with the entries module's.
+ * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, everything else
+ * with the entries module's.
  */
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
-  settleDelivered: async (local, sync, result) =>
-    local.collection === 'tasks'
-      ? (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result)
-      : (await import('@/entries/data/settle')).settleDelivered(local, sync, result),
+  settleDelivered: async (local, sync, result) => {
+    if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
+    if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
+    return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
+  },
   setSyncState: (local, sync) => setSyncState(local.collection, local.id, sync),
   requestResync: (topics) => requestResync(topics),
 });

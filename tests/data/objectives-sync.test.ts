@@ -281,7 +281,7 @@ describe('objectives on the device with the real server', () => {
       if (summary) seen.push(summary);
     });
     await eventually(() => seen.length > 0, WAIT_MS, 'the first summary');
-    expect(seen.at(-1)).toEqual({ balance: before, pending: 0 });
+    expect(seen.at(-1)).toEqual({ balance: before, pending: 0, spending: 0 });
 
     online = false;
     const text = `${TAG} it went well`;
@@ -290,7 +290,7 @@ describe('objectives on the device with the real server', () => {
     const id = result.ok ? result.id : '';
     await eventually(() => seen.at(-1)?.pending === REVIEW_POINTS, WAIT_MS, 'the pending points');
     const queuedAt = seen.length - 1;
-    expect(seen[queuedAt]).toEqual({ balance: before, pending: REVIEW_POINTS });
+    expect(seen[queuedAt]).toEqual({ balance: before, pending: REVIEW_POINTS, spending: 0 });
 
     online = true;
     flushOutboxNowOnline();
@@ -300,7 +300,7 @@ describe('objectives on the device with the real server', () => {
     await eventually(() => seen.at(-1)?.pending === 0, WAIT_MS, 'the ledger entry');
     subscription.unsubscribe();
 
-    expect(seen.at(-1)).toEqual({ balance: before + REVIEW_POINTS, pending: 0 });
+    expect(seen.at(-1)).toEqual({ balance: before + REVIEW_POINTS, pending: 0, spending: 0 });
     // At every moment since it was queued, the 20 points were counted exactly once.
     for (const summary of seen.slice(queuedAt)) expect(summary.balance + summary.pending).toBe(before + REVIEW_POINTS);
     // The server: one review under the device's id, one +20.

@@ -97,7 +97,7 @@ beforeEach(() => {
   fake.overlays = [];
   fake.failed = { current: false, completed: false };
   fake.loading = false;
-  fake.points = { balance: 120, pending: 0 };
+  fake.points = { balance: 120, pending: 0, spending: 0 };
   fake.draft = null;
   fake.saveDraft.mockClear();
   fake.review.mockClear();
@@ -236,7 +236,7 @@ describe('category page', () => {
 
 describe('points on the dashboard', () => {
   it('shows the ledger balance and a pending review as on its way', async () => {
-    fake.points = { balance: 120, pending: 20 };
+    fake.points = { balance: 120, pending: 20, spending: 0 };
     renderApp('/dashboard');
     const link = await screen.findByRole('link', { name: /You have 120 points · 20 on their way/ });
     expect(link.getAttribute('href')).toBe('/rewards');
@@ -417,7 +417,7 @@ describe('after a review', () => {
         sync_outbox_id: uuid(913),
       } satisfies TaskCommentOverlayDoc,
     ];
-    fake.points = { balance: 120, pending: 20 };
+    fake.points = { balance: 120, pending: 20, spending: 0 };
     renderApp(`/objectives/${uuid(5)}/success`);
     expect(await screen.findByRole('heading', { level: 1, name: '+20 points' })).toBeTruthy();
     await waitUntil(() => expect(document.title).toBe('Hearth - Objective complete'));

@@ -2,7 +2,8 @@
  * The replica's collections (12 of RxDB open-core's 13; documents takes the last one later, so
  * small lookup lists share `lookups`: event types, voice categories, emojis, form names; and
  * objectives use two: `tasks` (task logs and this device's own comment overlays, by `kind`) and
- * `points` (the points ledger; reward history joins it later)).
+ * `points` (the points ledger and, since issue 10, the reward history, by `kind`); the rewards
+ * catalogue is `lookups` kind `reward`).
  *
  * Drafts have no collection of their own: a form draft (a review being written) is a `files`
  * document of kind `draft` (`draft:<key>`, content_type application/json, `data` its JSON text),
@@ -25,7 +26,7 @@ import type {
   FileDoc,
   JournalDoc,
   LookupDoc,
-  PointsDoc,
+  PointsCollectionDoc,
   ResidentCollectionDoc,
   RosterDoc,
   StaffDoc,
@@ -379,8 +380,16 @@ export const tasksCollection = defineCollection<TasksCollectionDoc>()({
   keepNewest: (stored, next) => stored.kind !== 'log' || next.kind !== 'log' || next.updated_at >= stored.updated_at,
 });
 
-/** The points ledger (append-only on the server): the balance is the sum of `delta`. */
-export const pointsCollection = defineCollection<PointsDoc>()({
+/**
+ * The points ledger and the reward history (issue 10), by `kind`:
+ * - `ledger`: one entry of the append-only ledger (GET .../points); the balance is the sum of `delta`;
+ * - `exchange`: one reward exchange (SPEC §3 "Reward history item", GET .../rewards/history), pulled
+ *   from the server, or this device's own optimistic exchange (pending until delivered, failed when
+ *   refused) whose id the server keeps.
+ * Clear: id, kind, updated_at, sort_key (created_at), local_only, sync fields. Everything else (the
+ * deltas, reasons, rewards, costs, statuses, staff's notes and names) is encrypted.
+ */
+export const pointsCollection = defineCollection<PointsCollectionDoc>()({
   schema: {
     title: 'points',
     version: 0,
@@ -388,18 +397,49 @@ export const pointsCollection = defineCollection<PointsDoc>()({
     type: 'object',
     properties: {
       id,
+      kind: { type: 'string', enum: ['ledger', 'exchange'], maxLength: 8 },
       updated_at: timestamp,
       sort_key: { type: 'string', maxLength: 40 },
+      local_only: { type: 'boolean' },
+      created_at: { type: 'string' },
+      // A ledger entry
       delta: { type: 'integer' },
       reason: { type: 'string' },
       source_id: nullableString,
-      created_at: { type: 'string' },
+      // An exchange
+      resident_id: nullableString,
+      reward_id: nullableString,
+      reward: looseObject,
+      points: { type: 'integer' },
+      points_adjustment: { type: 'integer' },
+      refunded_points: { type: 'integer' },
+      status: { type: 'string' },
+      note: nullableString,
+      decided_by: nullableObject,
+      decided_at: nullableString,
       ...syncProperties,
     },
-    required: ['id', 'updated_at', 'sort_key', ...syncRequired],
-    indexes: ['sort_key'],
+    required: ['id', 'kind', 'updated_at', 'sort_key', ...syncRequired],
+    indexes: [['kind', 'sort_key']],
   },
-  encrypted: ['delta', 'reason', 'source_id', 'created_at', 'sync_message', 'sync_server'],
+  encrypted: [
+    'created_at',
+    'delta',
+    'reason',
+    'source_id',
+    'resident_id',
+    'reward_id',
+    'reward',
+    'points',
+    'points_adjustment',
+    'refunded_points',
+    'status',
+    'note',
+    'decided_by',
+    'decided_at',
+    'sync_message',
+    'sync_server',
+  ],
 });
 
 export const replicaCollections = {

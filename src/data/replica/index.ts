@@ -13,6 +13,8 @@ export type {
   LookupDoc,
   LookupKind,
   PointsDoc,
+  RewardDoc,
+  RewardExchangeDoc,
   ResidentDoc,
   RosterDoc,
   StaffDoc,

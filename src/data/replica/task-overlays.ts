@@ -14,12 +14,16 @@
  *   one does not (it was refused).
  * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
  *   the tasks or the points (`pruneTaskOverlays`).
+ * - The balance also takes into account the reward exchanges the ledger does not hold yet
+ *   (./rewards.ts `exchangeAdjustment`); `spending` is what this device's swaps still waiting to be
+ *   sent set aside.
  */
 import { combineLatest, map, type Observable } from 'rxjs';
 import type { TaskComment } from '@/contract/tasks';
 import { REVIEW_POINTS } from '@/contract/tasks';
 import type { ReplicaDatabase } from './replica-store';
-import type { PointsDoc, SyncStateName, TaskCommentOverlayDoc, TaskLogDoc } from './types';
+import { exchangeAdjustment, rewardSources$, waitingExchanges, type ExchangePart } from './rewards';
+import type { PointsDoc, RewardExchangeDoc, SyncStateName, TaskCommentOverlayDoc, TaskLogDoc } from './types';
 
 /** The ledger reason of a review's points (server/domain/tasks/points.ts). */
 export const REVIEW_REASON = 'task_log_review';
@@ -94,28 +98,39 @@ export function unconfirmedReviews(
 }
 
 export interface PointsSummary {
-  /** The ledger's sum (never below zero). */
+  /**
+   * The points the young person has now: the ledger's sum (never below zero), less the exchanges the
+   * ledger does not hold yet (queued on this device, or delivered and not pulled since), plus
+   * refunds of denied exchanges the ledger does not hold yet (./rewards.ts `exchangeAdjustment`).
+   */
   readonly balance: number;
-  /** Points of this device's reviews that are not in the ledger yet. */
+  /** Points of this device's reviews that are not in the ledger yet (on their way). */
   readonly pending: number;
+  /** Points of this device's exchanges still waiting to be sent (already taken off `balance`). */
+  readonly spending: number;
 }
 
 /**
- * Balance and pending points. With an empty ledger (its first pull has not finished) the balance
- * is `fallback` (the resident's reward_points), and only reviews still waiting to be sent count as
- * pending: a delivered one may already be in that number.
+ * Balance, pending and spending points. With an empty ledger (its first pull has not finished) the
+ * balance is `fallback` (the resident's reward_points, which already has every delivered exchange
+ * and refund in it) less the exchanges still waiting to be sent, and only reviews still waiting to
+ * be sent count as pending: a delivered one may already be in that number.
  */
 export function pointsSummary(
   ledger: readonly Pick<PointsDoc, 'delta' | 'reason' | 'source_id'>[],
   overlays: readonly Pick<TaskCommentOverlayDoc, 'is_review' | 'sync_state' | 'task_log_id'>[],
   fallback: number | null,
+  exchanges: readonly ExchangePart[] = [],
 ): PointsSummary | null {
+  const waiting = waitingExchanges(exchanges, ledger);
+  const spending = waiting.reduce((sum, exchange) => sum + exchange.points, 0);
   if (ledger.length === 0) {
     if (fallback === null) return null;
-    return { balance: fallback, pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger, ['pending']).length };
+    return { balance: Math.max(0, fallback - spending), pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger, ['pending']).length, spending };
   }
-  const balance = Math.max(0, ledger.reduce((sum, entry) => sum + entry.delta, 0));
-  return { balance, pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger).length };
+  const sum = ledger.reduce((total, entry) => total + entry.delta, 0);
+  const adjusted = exchanges.reduce((total, exchange) => total + exchangeAdjustment(exchange, ledger), sum);
+  return { balance: Math.max(0, adjusted), pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger).length, spending };
 }
 
 /**
@@ -134,7 +149,9 @@ export async function pruneTaskOverlays(db: ReplicaDatabase): Promise<void> {
       return [log.id, log] as const;
     }),
   );
-  const ledger = settled.some((overlay) => overlay.is_review) ? (await db.points.find().exec()).map((doc) => doc.toJSON() as unknown as PointsDoc) : [];
+  const ledger = settled.some((overlay) => overlay.is_review)
+    ? (await db.points.find({ selector: { kind: 'ledger' } }).exec()).map((doc) => doc.toJSON() as unknown as PointsDoc)
+    : [];
   const done = settled.filter((overlay) => {
     const log = logs.get(overlay.task_log_id);
     if (log && overlayShows(overlay, log)) return false;
@@ -178,9 +195,9 @@ export function taskLogView$(db: ReplicaDatabase, logId: string): Observable<Tas
   return combineLatest([log$, taskOverlays$(db, logId)]).pipe(map(([log, overlays]) => ({ log, overlays, thread: threadOf(log, overlays) })));
 }
 
-/** The ledger and this device's overlays, live: what the points counter is made of. */
-export function pointsSources$(db: ReplicaDatabase): Observable<{ ledger: PointsDoc[]; overlays: TaskCommentOverlayDoc[] }> {
-  return combineLatest([db.points.find().$.pipe(map((docs) => plainAll<PointsDoc>(docs))), taskOverlays$(db)]).pipe(
-    map(([ledger, overlays]) => ({ ledger, overlays })),
-  );
+/** The ledger, this device's overlays and the reward exchanges, live: what the points counter is made of. */
+export function pointsSources$(
+  db: ReplicaDatabase,
+): Observable<{ ledger: PointsDoc[]; overlays: TaskCommentOverlayDoc[]; exchanges: RewardExchangeDoc[] }> {
+  return combineLatest([rewardSources$(db), taskOverlays$(db)]).pipe(map(([{ ledger, exchanges }, overlays]) => ({ ledger, overlays, exchanges })));
 }

@@ -15,6 +15,7 @@ import type { EntryKind } from '@/contract/entry-kind';
 import type { FeedbackItem } from '@/contract/feedback';
 import type { AssociatedUser, ResidentDetails } from '@/contract/residents';
 import type { RosterItem } from '@/contract/rota';
+import type { Reward, RewardExchange } from '@/contract/rewards';
 import type { PointsEntry, TaskComment, TaskLog } from '@/contract/tasks';
 import type { Account } from '@/contract/users';
 
@@ -51,8 +52,8 @@ export type StaffDoc = Row<AssociatedUser> & SyncFields;
 export type RosterDoc = Row<RosterItem> & SyncFields;
 /** `sort_key` = `start_date` + `T` + (`start_time` or `00:00`): one clear, required, indexed sort field. */
 export type CalendarDoc = Row<CalendarInstance> & SyncFields & { sort_key: string };
-export type LookupKind = 'event_type' | 'voice_category' | 'emoji' | 'form';
-/** One item of a small lookup list (event types, voice categories, emojis, form names). */
+export type LookupKind = 'event_type' | 'voice_category' | 'emoji' | 'form' | 'reward';
+/** One item of a small lookup list (event types, voice categories, emojis, form names, the home's rewards). */
 export interface LookupDoc extends SyncFields {
   id: string;
   kind: LookupKind;
@@ -133,10 +134,34 @@ export interface TasksCollectionDoc
 }
 
 /**
- * One entry of the points ledger (GET /v1/projects/residents/{id}/points). `sort_key` = created_at.
- * Named generically: reward history joins the same ledger later.
+ * One entry of the points ledger (GET /v1/projects/residents/{id}/points), kind `ledger` of the
+ * `points` collection. `sort_key` = created_at.
  */
-export type PointsDoc = Omit<Row<PointsEntry>, 'resident_id'> & SyncFields & { sort_key: string };
+export type PointsDoc = Omit<Row<PointsEntry>, 'resident_id'> & SyncFields & { kind: 'ledger'; sort_key: string };
+
+/**
+ * One reward exchange (SPEC §3 "Reward history item"), kind `exchange` of the `points` collection:
+ * the server's row, or this device's optimistic exchange (`local_only` until the server has it;
+ * pending while queued, failed when refused). `sort_key` = created_at (newest first in the history).
+ */
+export type RewardExchangeDoc = Row<RewardExchange> & SyncFields & { kind: 'exchange'; sort_key: string; local_only: boolean };
+
+/** What the `points` collection stores: either kind, every field of the other optional. */
+export interface PointsCollectionDoc
+  extends SyncFields,
+    Partial<Omit<PointsDoc, 'id' | 'kind' | 'updated_at' | 'sort_key' | keyof SyncFields>>,
+    Partial<Omit<RewardExchangeDoc, 'id' | 'kind' | 'updated_at' | 'sort_key' | 'created_at' | keyof SyncFields>> {
+  id: string;
+  kind: 'ledger' | 'exchange';
+  updated_at: string;
+  sort_key: string;
+}
+
+/**
+ * A reward of the young person's home, as `lookups` kind `reward` keeps it (`name` and `data`
+ * encrypted) and as the screens read it (src/data/replica/rewards.ts `rewardOf`).
+ */
+export type RewardDoc = Row<Reward>;
 export type EmojiDoc = Row<Emoji>;
 
 /** What the `resident` collection stores: details documents and the one account document. */

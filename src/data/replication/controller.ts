@@ -26,6 +26,8 @@ import {
   journalReplication,
   pointsReplication,
   residentReplication,
+  rewardHistoryReplication,
+  rewardsReplication,
   rotaReplication,
   staffReplication,
   tasksReplication,
@@ -165,6 +167,8 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       run(tasksReplication(identity.residentId, 'current'));
       run(tasksReplication(identity.residentId, 'completed'));
       run(pointsReplication(identity.residentId));
+      run(rewardsReplication(identity.residentId));
+      run(rewardHistoryReplication(identity.residentId));
     }
     if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
     run(eventTypesReplication());

@@ -22,9 +22,12 @@ import { rosterPageSchema, type RosterItem } from '@/contract/rota';
 import { formSchema, type Form } from '@/contract/forms';
 import { pageSchema, type SyncTopic } from '@/contract/sync';
 import { pointsPageSchema, taskLogPageSchema, type PointsEntry, type TaskComment, type TaskLog, type TaskLogStatus } from '@/contract/tasks';
+import { rewardExchangePageSchema, rewardPageSchema, type Reward, type RewardExchange } from '@/contract/rewards';
 import type { OpenReplica } from '../replica/replica-store';
+import { rewardLookupOf } from '../replica/rewards';
 import { pruneTaskOverlays } from '../replica/task-overlays';
 import type { PullConfig } from './pull';
+import { cacheRewardPictures } from './reward-pictures';
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */
 export interface Replicated {
@@ -267,6 +270,7 @@ export function pointsReplication(residentId: string): Replicated {
     schema: pointsPageSchema,
     toDoc: (row) => ({
       id: row.id,
+      kind: 'ledger',
       updated_at: row.updated_at,
       sort_key: row.created_at,
       delta: row.delta,
@@ -291,4 +295,46 @@ export function formsReplication(): Replicated {
     toDoc: (row) => ({ id: row.id, kind: 'form', updated_at: row.updated_at, name: row.name, data: { description: row.description } }),
   };
   return { key: 'forms', topics: ['tasks'], config: config as unknown as PullConfig };
+}
+
+/**
+ * The catalogue of the young person's home (issue 10), in `lookups` as kind `reward`. A paused or
+ * withdrawn reward arrives as a tombstone and leaves the replica; switched on again, it comes back.
+ * After each pull the pictures it names are cached for offline use.
+ */
+export function rewardsReplication(residentId: string): Replicated {
+  const config: PullConfig<Reward> = {
+    kind: 'pages',
+    collection: 'lookups',
+    identifier: `lookups:rewards:${residentId}`,
+    path: paths.rewards.build(),
+    schema: rewardPageSchema,
+    query: { relations: ['image'], params: { resident_id: residentId } },
+    toDoc: rewardLookupOf,
+  };
+  return { key: 'rewards', topics: ['rewards'], config: config as unknown as PullConfig, afterPull: (open) => cacheRewardPictures(open.db) };
+}
+
+/** A pulled exchange as the `points` collection stores it (kind `exchange`), without sync fields. */
+export const rewardExchangeDocOf = (row: RewardExchange): Record<string, unknown> => ({
+  ...strip(row),
+  kind: 'exchange',
+  sort_key: row.created_at,
+  local_only: false,
+});
+
+/**
+ * The young person's reward history (SPEC §3 "Reward history item"), in `points` as kind
+ * `exchange`, beside the ledger: made, approved or denied (a decision moves `updated_at`).
+ */
+export function rewardHistoryReplication(residentId: string): Replicated {
+  const config: PullConfig<RewardExchange> = {
+    kind: 'pages',
+    collection: 'points',
+    identifier: `reward_history:${residentId}`,
+    path: paths.rewardsHistory.build(residentId),
+    schema: rewardExchangePageSchema,
+    toDoc: rewardExchangeDocOf,
+  };
+  return { key: 'reward_history', topics: ['reward_history'], config: config as unknown as PullConfig, afterPull: (open) => cacheRewardPictures(open.db) };
 }

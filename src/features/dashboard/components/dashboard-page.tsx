@@ -57,7 +57,7 @@ export function DashboardPage() {
         <PageHeading>{name ? `Hi ${name}` : 'Hi there'}</PageHeading>
       </div>
 
-      {showPoints ? <RewardPointsCard points={points.data?.balance ?? null} pending={points.data?.pending ?? 0} /> : null}
+      {showPoints ? <RewardPointsCard points={points.data?.balance ?? null} pending={points.data?.pending ?? 0} spending={points.data?.spending ?? 0} /> : null}
 
       <div className="dashboard__grid">
         <FeedbackPanel />

@@ -26,6 +26,10 @@ export function PrivacyPage() {
           Your objectives are set by staff at your home. All the staff at your home can see your objectives, how they went, and
           your comments and reviews on them.
         </li>
+        <li>
+          All the staff at your home can see your reward points and the rewards you swap them for, and they decide whether to
+          approve each swap.
+        </li>
         <li>If something you share makes staff worried about your safety, they may need to tell other people whose job is to keep you safe. They should talk to you about it.</li>
       </ul>
 
