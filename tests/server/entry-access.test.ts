@@ -94,6 +94,24 @@ const tombstone = (id: string, at: string) => ({
   entry_time: '00:00',
 });
 
+describe('finding 3: staff who lose access to an entry lose their comments on it too', () => {
+  it('after jamie unshares, carer.ali can neither read nor edit his own comment; shared again, he can', async () => {
+    const entry = await create([['description', 'Can I tell you something'], ['shared_with[]', user('carer.ali')]]);
+    const his = await ali.post<Answer<Comment>>(`${JOURNAL}/comments`, { entry_id: entry.id, comment: 'Of course, any time' });
+    expect(his.status).toBe(201);
+    await update(entry.id, [['shared_with[]', '']]);
+    expect((await ali.get(`${JOURNAL}/${entry.id}`)).status).toBe(404);
+
+    const edit = await postForm(server.base, ali, `${JOURNAL}/comments/${his.body.data.id}?_method=PUT`, [['comment', 'Changed after losing access']]);
+    expect(edit.status).toBe(404);
+    const thread = await jamie.get<Answer<JournalEntry & { comments: Comment[] }>>(`${JOURNAL}/${entry.id}`);
+    expect(thread.body.data.comments.map((c) => c.comment)).toEqual(['Of course, any time']);
+
+    await update(entry.id, [['shared_with[]', user('carer.ali')]]);
+    expect((await postForm(server.base, ali, `${JOURNAL}/comments/${his.body.data.id}?_method=PUT`, [['comment', 'Of course, any time!']])).status).toBe(200);
+  });
+});
+
 describe('locked entries: the conversation is closed', () => {
   it('the young person can no longer update the entry, comment or edit a comment; staff still comment; reads are unchanged', async () => {
     const entry = await create([['description', 'Please can we talk'], ['shared_with[]', user('carer.ali')]]);

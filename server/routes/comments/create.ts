@@ -156,6 +156,10 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     .where('c.creator_id', '=', auth.userId)
     .where('c.deleted_at', 'is', null)
     .where('entry.deleted_at', 'is', null)
+    .where('residents.deleted_at', 'is', null)
+    // Writing one's own comment needs the right to read its entry now (issue 12, finding 3): staff
+    // who lost it (the young person unshared the entry) get the same 404 as for reading it.
+    .where(entryReadable(auth))
     .executeTakeFirst();
   if (!found) throw new HttpError(404, chosen.notFound);
   if (found.locked_at && found.resident_user_id === auth.userId) throw lockedError();
