@@ -226,7 +226,15 @@ export async function audienceOf(app: FastifyInstance, auth: SignedIn): Promise<
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   const staff = (await staffHomes(app, auth).execute()).map((r) => r.home_id);
+  const type = await app.db
+    .selectFrom('users')
+    .innerJoin('user_types', 'user_types.id', 'users.user_type_id')
+    .select('user_types.system_name')
+    .where('users.id', '=', auth.userId)
+    .executeTakeFirst();
   return {
+    userId: auth.userId,
+    isManager: type?.system_name === 'manager',
     residentId: own?.id ?? null,
     homeIds: [...new Set([...(own ? [own.home_id] : []), ...staff])],
     staffHomeIds: staff,

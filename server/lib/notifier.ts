@@ -12,10 +12,30 @@ export interface ChangeScope {
   tenantId: string;
   homeId: string | null;
   residentId: string | null;
+  /**
+   * A young person's change that only some staff may read (an entry and its thread: issue 12,
+   * finding 7). Set, it narrows the staff reached to these users, and to managers when `managers`;
+   * the young person is reached as ever. Unset: every member of staff of the home.
+   */
+  readers?: { userIds: readonly string[]; managers: boolean };
+}
+
+/** Which sessions end (logout, a password change): their event streams close at once (finding 8). */
+export interface EndedSessions {
+  tenantId: string;
+  /** This one session. */
+  sessionId?: string;
+  /** Every session of this person... */
+  userId?: string;
+  /** ...but this one (the session that changed the password stays). */
+  exceptSessionId?: string;
 }
 
 /** Who holds a stream: their own resident record (young people) and the homes they belong to. */
 export interface Audience {
+  userId: string;
+  /** A manager: reached by entries shared with management. */
+  isManager: boolean;
   residentId: string | null;
   /** Every home the person belongs to (their own, or where they work). */
   homeIds: string[];
@@ -27,7 +47,10 @@ type Listener = (scope: ChangeScope, collections: SyncTopic[]) => void;
 
 export function reaches(audience: Audience, scope: ChangeScope): boolean {
   if (scope.residentId) {
-    return audience.residentId === scope.residentId || (scope.homeId !== null && audience.staffHomeIds.includes(scope.homeId));
+    if (audience.residentId === scope.residentId) return true;
+    if (scope.homeId === null || !audience.staffHomeIds.includes(scope.homeId)) return false;
+    if (!scope.readers) return true;
+    return scope.readers.userIds.includes(audience.userId) || (scope.readers.managers && audience.isManager);
   }
   if (scope.homeId) return audience.homeIds.includes(scope.homeId);
   return true;
@@ -51,6 +74,22 @@ export class Notifier {
     };
     this.emitter.on(tenantId, listener);
     return () => this.emitter.off(tenantId, listener);
+  }
+
+  /** Tells the streams of these sessions that they ended. */
+  endSessions(ended: EndedSessions): void {
+    this.emitter.emit(`ended:${ended.tenantId}`, ended);
+  }
+
+  /** Calls `end` when this session is among ended ones; returns the unsubscribe. */
+  onSessionEnded(tenantId: string, session: { sessionId: string; userId: string }, end: () => void): () => void {
+    const listener = (ended: EndedSessions) => {
+      const thisOne = ended.sessionId === session.sessionId;
+      const allOfThem = ended.userId === session.userId && ended.exceptSessionId !== session.sessionId;
+      if (thisOne || allOfThem) end();
+    };
+    this.emitter.on(`ended:${tenantId}`, listener);
+    return () => this.emitter.off(`ended:${tenantId}`, listener);
   }
 
   listenerCount(tenantId: string): number {

@@ -80,7 +80,10 @@ export async function startSession(
 
 /** Sign-out: the row goes, and the browser gets a fresh guest session and CSRF token. */
 export async function endSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.session) await app.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
+  if (request.session) {
+    await app.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
+    if (request.session.tenantId) app.notifier.endSessions({ tenantId: request.session.tenantId, sessionId: request.session.id });
+  }
   request.session = null;
   await createSession(app, request, reply, { tenantId: null, userId: null, state: 'guest' });
 }

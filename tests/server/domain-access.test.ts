@@ -80,7 +80,8 @@ describe('residents and homes', () => {
     const willow = ids.home['Willow House']!;
     expect(await homeIdsOf(server.app, tenantId, user('jamie'))).toEqual([willow]);
     expect(await homeIdsOf(server.app, tenantId, user('carer.ali'))).toEqual([willow]);
-    expect(await audienceOf(server.app, as('jamie'))).toEqual({ residentId: ids.resident['demo/jamie'], homeIds: [willow], staffHomeIds: [] });
-    expect(await audienceOf(server.app, as('carer.ali'))).toEqual({ residentId: null, homeIds: [willow], staffHomeIds: [willow] });
+    expect(await audienceOf(server.app, as('jamie'))).toEqual({ userId: user('jamie'), isManager: false, residentId: ids.resident['demo/jamie'], homeIds: [willow], staffHomeIds: [] });
+    expect(await audienceOf(server.app, as('carer.ali'))).toEqual({ userId: user('carer.ali'), isManager: false, residentId: null, homeIds: [willow], staffHomeIds: [willow] });
+    expect((await audienceOf(server.app, as('manager.priya'))).isManager).toBe(true);
   });
 });

@@ -32,6 +32,9 @@ import { commentById } from '../../domain/comments/queries';
  * 422 `id` (idTaken). On a locked entry (locked_at) the young person can neither comment nor edit
  * their comments (422 locked); staff, who lock entries, still can.
  */
+/** Staff who may read a thread, so only they hear of its comments (issue 12, finding 7). */
+const readersOf = (entry: { shared_with: string[]; shared_with_management: boolean }) => ({ userIds: entry.shared_with, managers: entry.shared_with_management });
+
 /** The same person's comment (of this kind) under this client id, 422 idTaken, or null (free). */
 const alreadyCreated = (app: FastifyInstance, auth: SignedIn, type: EntryKind, id: string): Promise<Comment | null> =>
   createdBefore(app.db, auth, 'entry_comments', id, () => commentById(app, auth, id), type);
@@ -54,7 +57,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
   const entry = await app.db
     .selectFrom(`${ENTRY_TABLE[type]} as entry` as 'journal_entries as entry')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
-    .select(['entry.id', 'entry.locked_at', 'residents.id as resident_id', 'residents.user_id', 'residents.home_id'])
+    .select(['entry.id', 'entry.locked_at', 'entry.shared_with', 'entry.shared_with_management', 'residents.id as resident_id', 'residents.user_id', 'residents.home_id'])
     .select(type === 'voice' ? sql<string | null>`entry.category_id`.as('category_id') : sql<string | null>`null::uuid`.as('category_id'))
     .where('entry.tenant_id', '=', auth.tenantId)
     .where('entry.id', '=', input.entry_id)
@@ -130,7 +133,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     }
     throw error;
   }
-  app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id }, ['feedback', type]);
+  app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id, readers: readersOf(entry) }, ['feedback', type]);
   // A staff reply reaches the young person's closed app too: a push that names only what to pull and where to go.
   if (!byResident) {
     app.push.toUser(
@@ -149,7 +152,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     .selectFrom('entry_comments as c')
     .innerJoin(`${ENTRY_TABLE[type]} as entry` as 'journal_entries as entry', 'entry.id', 'c.entry_id')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
-    .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'entry.locked_at', 'residents.home_id', 'residents.user_id as resident_user_id'])
+    .select(['c.id', 'c.comment', 'c.reaction', 'c.entry_id', 'entry.resident_id', 'entry.locked_at', 'entry.shared_with', 'entry.shared_with_management', 'residents.home_id', 'residents.user_id as resident_user_id'])
     .where('c.tenant_id', '=', auth.tenantId)
     .where('c.id', '=', id)
     .where('c.entry_type', '=', type)
@@ -211,7 +214,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     throw error;
   });
   for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
-  app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: found.resident_id }, ['feedback', type]);
+  app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: found.resident_id, readers: readersOf(found) }, ['feedback', type]);
   return commentById(app, auth, found.id);
 }
 

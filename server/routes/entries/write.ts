@@ -182,7 +182,12 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
   }
   // Removed files leave the disk once the database no longer points at them.
   for (const key of removedKeys) await app.fileStore.remove(auth.tenantId, key);
-  app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, [kind]);
+  // Staff who can read it now, and those who just lost it (their replica must drop it), hear of it.
+  const readers = {
+    userIds: [...new Set([...(existing?.shared_with ?? []), ...sharedWith])],
+    managers: management || Boolean(existing?.shared_with_management),
+  };
+  app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id, readers }, [kind]);
   return showEntry(app, auth, kind, id);
 }
 

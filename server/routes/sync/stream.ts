@@ -10,7 +10,8 @@ import { paths } from '../../../src/contract/paths';
  * GET /api/v1/sync/stream: server-sent events telling the signed-in person's replica what to pull
  * again. `event: change` with data `{"collections":[...]}` (contract SYNC_TOPICS) whenever a row
  * they can see changes; a `: ping` comment every 25 s keeps proxies from closing the connection.
- * The stream ends when the session ends (checked at each ping) and when the server closes.
+ * The stream ends when the session ends: at once on logout or a password change (the notifier says
+ * so), at the next ping when it expired; and when the server closes.
  * Notifications are in-process (lib/notifier.ts).
  */
 const PING_EVERY_MS = 25_000;
@@ -42,6 +43,8 @@ export default async function syncStreamRoute(app: FastifyInstance) {
       const event: ChangeEvent = { collections };
       res.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
     });
+    // Logout or a password change ends the stream at once, not at the next ping.
+    const stopOnEnd = app.notifier.onSessionEnded(auth.tenantId, { sessionId: auth.sessionId, userId: auth.userId }, () => res.end());
     const sessionAlive = async () => {
       const row = await app.db
         .selectFrom('sessions')
@@ -62,6 +65,7 @@ export default async function syncStreamRoute(app: FastifyInstance) {
     const stop = () => {
       clearInterval(ping);
       unsubscribe();
+      stopOnEnd();
       open.delete(res);
     };
     res.on('close', stop);

@@ -48,6 +48,8 @@ export default async function changePasswordRoute(app: FastifyInstance) {
       await tx.deleteFrom('sessions').where('user_id', '=', user.id).where('id', '!=', auth.sessionId).execute();
       await tx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
     });
+    // Their event streams close now too, not at their next ping.
+    app.notifier.endSessions({ tenantId: auth.tenantId, userId: user.id, exceptSessionId: auth.sessionId });
     return { success: true as const, message: chosen.passwordChanged };
   };
 

@@ -58,6 +58,8 @@ export interface OpenStream {
   text(): string;
   /** Resolves with the text once `pattern` has arrived; rejects after timeoutMs. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
   close(): void;
 }
 
@@ -68,6 +70,10 @@ export async function openStream(server: TestServer, client: Client): Promise<Op
     signal: controller.signal,
   });
   let buffer = '';
+  let markEnded: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => {
+    markEnded = resolve;
+  });
   const waiters: { pattern: RegExp; resolve: (text: string) => void }[] = [];
   const check = () => {
     for (const waiter of [...waiters]) {
@@ -91,12 +97,14 @@ export async function openStream(server: TestServer, client: Client): Promise<Op
       } catch {
         // aborted
       }
+      markEnded();
     })();
   }
   return {
     status: res.status,
     headers: res.headers,
     text: () => buffer,
+    ended,
     waitFor(pattern, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`stream: ${pattern} did not arrive; got ${JSON.stringify(buffer)}`)), timeoutMs);
