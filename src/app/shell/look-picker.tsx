@@ -1,4 +1,5 @@
 import './look-picker.css';
+import { useState } from 'react';
 import type { KidsStyle } from '@/contract/residents';
 import { useResidentDetails } from '@/data/hooks';
 import { useKidsStyle } from '@/data/hooks/use-kids-style';
@@ -23,10 +24,18 @@ export function LookPicker() {
   const settings = useSettings();
   const style = useKidsStyle();
   const doc = useResidentDetails().data;
+  // The radio shows the choice at once; the record (and with it the whole app) follows a moment later.
+  const [choice, setChoice] = useState<{ style: KidsStyle; over: KidsStyle } | null>(null);
+  const shown = choice && choice.over === style ? choice.style : style;
 
   const chooseStyle = (next: KidsStyle) => {
-    if (!doc || next === style) return;
-    void updateKidsStyle(doc.id, doc.app_settings, next);
+    if (!doc || next === shown) return;
+    setChoice({ style: next, over: style });
+    void updateKidsStyle(doc.id, doc.app_settings, next)
+      .then((result) => {
+        if (!result.ok) setChoice(null);
+      })
+      .catch(() => setChoice(null));
   };
 
   return (
@@ -36,7 +45,7 @@ export function LookPicker() {
         <legend>Style</legend>
         {KIDS_STYLE_NAMES.map((name) => (
           <label key={name} className="theme-picker__option look-picker__style">
-            <input type="radio" name="kids-style" value={name} checked={style === name} disabled={!doc} onChange={() => chooseStyle(name)} />
+            <input type="radio" name="kids-style" value={name} checked={shown === name} disabled={!doc} onChange={() => chooseStyle(name)} />
             <span className={`look-picker__sample look-picker__sample--${name}`} aria-hidden="true" />
             <span>
               <span className="look-picker__name">{styleLabels[name].name}</span>
