@@ -1,5 +1,9 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '@/app/app-providers';
+import { routes } from '@/app/routes';
 import { chosenMessages } from '@/contract/messages';
 import { SESSION_TOAST_HOLD_MS } from '@/components/toast-hold';
 import { getAccountSnapshot, setAccount } from '@/data/session-store';
@@ -147,5 +151,26 @@ describe('the journal and voice indexes explain themselves on the first visit on
     await screen.findByRole('heading', { level: 1, name: 'Your voice' });
     expect(screen.queryByRole('region', { name: 'New to Voice?' })).toBeNull();
     expect(localStorage.getItem('voiceIndexVisited')).toBe('true');
+  });
+});
+
+describe("the journal's submitted toggle (SPEC §4)", () => {
+  it('after a new entry the list says so calmly, once: the toggle is cleared, and writing another goes back to the form', async () => {
+    fakeFetch();
+    setAccount(makeAccount());
+    const router = createMemoryRouter(routes, { initialEntries: [{ pathname: '/journal/entries', state: { submitted: { queuedOffline: true } } }] });
+    const user = userEvent.setup();
+    render(<AppProviders router={router} />);
+    await screen.findByRole('heading', { level: 1, name: 'Journal entries' });
+    expect(screen.getByText('Saved on this device. It is at the top of your list, and it will be sent when you are back online.')).toBeTruthy();
+    // Read once: the navigation state is cleared, so a reload or coming back shows the plain list.
+    await waitFor(() => expect(router.state.location.state).toBeNull());
+    expect(screen.getByText(/Saved on this device/)).toBeTruthy();
+
+    await user.click(screen.getByRole('link', { name: 'Write another entry' }));
+    await screen.findByRole('heading', { level: 1, name: 'Write in your journal' });
+    await act(() => router.navigate(-1));
+    await screen.findByRole('heading', { level: 1, name: 'Journal entries' });
+    expect(screen.queryByText(/Saved on this device/)).toBeNull();
   });
 });
