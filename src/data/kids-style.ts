@@ -32,8 +32,11 @@ export function accountKidsStyle(account: Account | null): KidsStyle | null {
  * 2. the resident record's `app_settings.kids_style` in the replica: the newest copy of the
  *    account's style, and the young person's own choice at once (optimistic, while it waits in
  *    the outbox);
- * 3. the account's kids_app theme (GET /v1/auth/user, fetched at sign-in);
- * 4. what this device showed this person last time (before the replica has opened after a reload);
+ * 3. what this device showed this person last (kept only while they are signed in): after a reload,
+ *    until the replica's record is read, it is newer than the account copy from sign-in, which the
+ *    replica hands back first (using that copy made a changed style flash back for a moment);
+ * 4. the account's kids_app theme (GET /v1/auth/user, fetched at sign-in): the default, and what a
+ *    fresh sign-in shows (nothing is remembered then: it is forgotten whenever nobody is signed in);
  * 5. the default, fun_style (SPEC §9 "Default theme: fun").
  */
 export function resolveKidsStyle(input: {
@@ -44,7 +47,7 @@ export function resolveKidsStyle(input: {
 }): KidsStyle {
   if (!input.signedIn) return DEFAULT_KIDS_STYLE;
   if (isKidsStyle(input.replicated)) return input.replicated;
-  return input.account ?? input.remembered ?? DEFAULT_KIDS_STYLE;
+  return input.remembered ?? input.account ?? DEFAULT_KIDS_STYLE;
 }
 
 /**

@@ -158,8 +158,12 @@ describe('themes on <html>', () => {
     // Changed on another device: the resident record arrives with gaming_style.
     setDoc(resident({ kids_style: 'gaming_style' }));
     await waitFor(() => expect(html().dataset.kidsStyle).toBe('gaming'));
-    // A copy cached before kids_style existed says nothing: the account decides again.
+    // A copy cached before kids_style existed says nothing: what this device last showed stays,
+    // rather than the older account copy from sign-in.
     setDoc(resident());
+    await act(async () => undefined);
+    expect(html().dataset.kidsStyle).toBe('gaming');
+    setDoc(resident({ kids_style: 'fun_style' }));
     await waitFor(() => expect(html().dataset.kidsStyle).toBe('fun'));
   });
 
@@ -169,6 +173,22 @@ describe('themes on <html>', () => {
     renderApp('/dashboard');
     await screen.findByRole('heading', { level: 1, name: 'Hi Sam' });
     expect(html().dataset.kidsStyle).toBe('gaming');
+  });
+
+  it('after a reload, the account copy from sign-in (older) does not flash back before the record is read', async () => {
+    // Signed in with fun_style, then changed to gaming: the device remembers gaming; the replica hands
+    // back the account as it was at sign-in before the resident record's query has answered.
+    localStorage.setItem(KIDS_STYLE_KEY, JSON.stringify('gaming_style'));
+    setAccount(accountWithStyle('fun_style'));
+    renderApp('/dashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Hi Sam' });
+    expect(html().dataset.kidsStyle).toBe('gaming');
+    setDoc(resident({ kids_style: 'gaming_style' }));
+    await waitFor(() => expect(html().dataset.kidsStyle).toBe('gaming'));
+    // And when the record says otherwise (changed back on another device), the record wins.
+    setDoc(resident({ kids_style: 'fun_style' }));
+    await waitFor(() => expect(html().dataset.kidsStyle).toBe('fun'));
+    expect(JSON.parse(localStorage.getItem(KIDS_STYLE_KEY) ?? 'null')).toBe('fun_style');
   });
 });
 
