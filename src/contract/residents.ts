@@ -6,11 +6,20 @@ import { featureFlagsSchema } from './users';
 export const JOURNAL_COLOURS = ['sunshine', 'sky', 'mint', 'lavender', 'coral', 'sand', 'slate'] as const;
 export const JOURNAL_PAPERS = ['plain', 'lined', 'squared', 'dotted'] as const;
 export const APP_THEMES = ['fun', 'metro', 'none'] as const;
+/** SPEC §3: the account's kids_app theme (`user.themes[]` with `theme_type.system_name` kids_app). */
+export const KIDS_STYLES = ['fun_style', 'gaming_style'] as const;
+export type KidsStyle = (typeof KIDS_STYLES)[number];
 
 export const appSettingsSchema = z.object({
   journal_colour: z.enum(JOURNAL_COLOURS),
   journal_paper: z.enum(JOURNAL_PAPERS),
   theme: z.enum(APP_THEMES),
+  /**
+   * The young person's kids_app style (addition, issue 11): the same value as the account's kids_app
+   * theme, here so that a change replicates with the resident record. Optional: a copy cached before
+   * it existed still parses (the app then reads the account).
+   */
+  kids_style: z.enum(KIDS_STYLES).optional(),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
@@ -23,6 +32,7 @@ export const appSettingsUpdateSchema = z
     journal_colour: z.string().optional(),
     journal_paper: z.string().optional(),
     theme: z.enum(APP_THEMES).optional(),
+    kids_style: z.enum(KIDS_STYLES).optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to update' });
 export type AppSettingsUpdate = z.infer<typeof appSettingsUpdateSchema>;

@@ -14,8 +14,8 @@ export const fallbackAppConfig: AppConfig = {
   push_public_key: null,
 };
 
-/** The last copy the server gave (validated with the contract when it arrived). */
-function cached(): AppConfig {
+/** The last copy the server gave (validated with the contract when it arrived), if any. */
+function cached(): AppConfig | null {
   const value = local.read(APP_CONFIG_KEY) as Partial<AppConfig> | null;
   const usable =
     value &&
@@ -23,10 +23,16 @@ function cached(): AppConfig {
     Array.isArray(value.regions) &&
     value.regions.length > 0 &&
     typeof value.default_region === 'string';
-  return usable ? { ...fallbackAppConfig, ...value } : fallbackAppConfig;
+  return usable ? { ...fallbackAppConfig, ...value } : null;
 }
 
-const store = createStore<AppConfig>(cached());
+const initial = cached();
+const store = createStore<AppConfig>(initial ?? fallbackAppConfig);
+/**
+ * True once the app knows the server's config or knows it cannot have it yet: a cached copy, or the
+ * first load finished (answered or failed). False only on a very first visit while the request runs.
+ */
+const settledStore = createStore<boolean>(initial !== null);
 let loading: Promise<void> | null = null;
 
 export const getAppConfigSnapshot = store.get;
@@ -36,14 +42,17 @@ export const subscribeAppConfig = store.subscribe;
 export function loadAppConfig(force = false): Promise<void> {
   if (loading && !force) return loading;
   // Loaded on demand: the request module carries the contract's zod schema, kept out of the entry chunk.
-  loading = import('@/api/app-config').then(async ({ getAppConfig }) => {
-    const result = await getAppConfig();
-    if (!result.ok) return;
-    local.write(APP_CONFIG_KEY, result.data);
-    store.set(result.data);
-  }).catch(() => {
-    loading = null; // the chunk did not load (offline on a first visit): try again next time
-  });
+  loading = import('@/api/app-config')
+    .then(async ({ getAppConfig }) => {
+      const result = await getAppConfig();
+      if (!result.ok) return;
+      local.write(APP_CONFIG_KEY, result.data);
+      store.set(result.data);
+    })
+    .catch(() => {
+      loading = null; // the chunk did not load (offline on a first visit): try again next time
+    })
+    .finally(() => settledStore.set(true));
   return loading;
 }
 
@@ -54,9 +63,13 @@ export function useAppConfig(): AppConfig {
 
 export const useProductName = (): string => useAppConfig().product_name || 'Hearth';
 
+/** See `settledStore`: whether what useAppConfig() gives is more than the built-in defaults will ever be. */
+export const useAppConfigSettled = (): boolean => useStore(settledStore);
+
 /** Tests: forget the loaded copy. */
 export function resetAppConfig(): void {
   loading = null;
   local.remove(APP_CONFIG_KEY);
   store.set(fallbackAppConfig);
+  settledStore.set(false);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { appSettingsResponseSchema, JOURNAL_THEME_NOT_FOUND } from '../../src/contract/residents';
+import { accountSchema } from '../../src/contract/users';
 import { IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAY_HEADER } from '../../src/contract/sync';
 import type { Client } from './support/client';
 import { demoIds, openStream, signedIn } from './support/session';
@@ -30,7 +31,7 @@ describe('PUT /api/v1/projects/residents/{id}/app-settings', () => {
       const res = await jamie.put(settingsPath(), { journal_colour: 'mint', journal_paper: 'dotted' });
       expect(res.status).toBe(200);
       const { data } = appSettingsResponseSchema.parse(res.body);
-      expect(data.app_settings).toEqual({ journal_colour: 'mint', journal_paper: 'dotted', theme: 'fun' });
+      expect(data.app_settings).toEqual({ journal_colour: 'mint', journal_paper: 'dotted', theme: 'fun', kids_style: 'fun_style' });
       expect(data.updated_at > before.updated_at).toBe(true);
       expect(await stream.waitFor(/event: change/)).toContain('data: {"collections":["resident"]}');
     } finally {
@@ -41,7 +42,7 @@ describe('PUT /api/v1/projects/residents/{id}/app-settings', () => {
   it('POST with ?_method=PUT does the same; plain POST is a 404', async () => {
     const res = await jamie.post(`${settingsPath()}?_method=PUT`, { theme: 'metro' });
     expect(res.status).toBe(200);
-    expect(appSettingsResponseSchema.parse(res.body).data.app_settings).toEqual({ journal_colour: 'mint', journal_paper: 'dotted', theme: 'metro' });
+    expect(appSettingsResponseSchema.parse(res.body).data.app_settings).toEqual({ journal_colour: 'mint', journal_paper: 'dotted', theme: 'metro', kids_style: 'fun_style' });
     expect((await jamie.post(settingsPath(), { theme: 'fun' })).status).toBe(404);
   });
 
@@ -57,6 +58,37 @@ describe('PUT /api/v1/projects/residents/{id}/app-settings', () => {
     expect((await jamie.put(settingsPath(), {})).status).toBe(422);
     const unchanged = appSettingsResponseSchema.parse((await jamie.get(`/api/v1/projects/residents/${ids.resident['demo/jamie']}`)).body).data;
     expect(unchanged.app_settings.journal_colour).toBe('mint');
+  });
+
+  it("kids_style is the account's kids_app theme: it changes the account and the resident record, and nothing else", async () => {
+    const themesOf = async (client: Client) =>
+      accountSchema.parse((await client.get('/api/v1/auth/user')).body).user.themes.map((t) => [t.system_name, t.theme_type.system_name]);
+    expect(await themesOf(jamie)).toEqual([['fun_style', 'kids_app']]);
+    const before = appSettingsResponseSchema.parse((await jamie.get(`/api/v1/projects/residents/${ids.resident['demo/jamie']}`)).body).data;
+    try {
+      const res = await jamie.put(settingsPath(), { kids_style: 'gaming_style' });
+      expect(res.status).toBe(200);
+      const { data } = appSettingsResponseSchema.parse(res.body);
+      expect(data.app_settings).toEqual({ ...before.app_settings, kids_style: 'gaming_style' });
+      expect(data.updated_at > before.updated_at).toBe(true);
+      expect(await themesOf(jamie)).toEqual([['gaming_style', 'kids_app']]);
+      // Read back, and another young person's look is their own.
+      const read = appSettingsResponseSchema.parse((await jamie.get(`/api/v1/projects/residents/${ids.resident['demo/jamie']}`)).body).data;
+      expect(read.app_settings.kids_style).toBe('gaming_style');
+      const sam = await signedIn(server, 'sam');
+      expect(await themesOf(sam)).toEqual([['fun_style', 'kids_app']]);
+
+      const unknown = await jamie.put(settingsPath(), { kids_style: 'neon_style' });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body).toMatchObject({ message: chosen.validationFailed, errors: { kids_style: [expect.any(String)] } });
+      expect(await themesOf(jamie)).toEqual([['gaming_style', 'kids_app']]);
+      const ali = await signedIn(server, 'carer.ali');
+      expect((await ali.put(settingsPath(), { kids_style: 'fun_style' })).status).toBe(403);
+      expect(await themesOf(jamie)).toEqual([['gaming_style', 'kids_app']]);
+    } finally {
+      expect((await jamie.put(settingsPath(), { kids_style: 'fun_style' })).status).toBe(200);
+    }
+    expect(await themesOf(jamie)).toEqual([['fun_style', 'kids_app']]);
   });
 
   it('only the young person: staff get 403, others 404; replays with an Idempotency-Key', async () => {

@@ -36,7 +36,7 @@ describe('GET /api/v1/projects/residents/{id}', () => {
       date_of_birth: '2011-05-14',
       home: { name: 'Willow House' },
       key_worker: { id: ids.user['demo/carer.ali'], first_name: 'Ali', last_name: 'Hassan', has_photo: true },
-      app_settings: { journal_colour: 'sunshine', journal_paper: 'lined', theme: 'fun' },
+      app_settings: { journal_colour: 'sunshine', journal_paper: 'lined', theme: 'fun', kids_style: 'fun_style' },
       journal_enabled: 1,
       deleted_at: null,
     });

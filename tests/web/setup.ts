@@ -4,6 +4,7 @@ import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { startData } from '@/app/start-data';
 import { resetAppConfig } from '@/data/app-config-store';
+import { resetToastHold } from '@/components/toast-hold';
 import { clearSession } from '@/data/session-store';
 import { resetSettings } from '@/data/settings-store';
 import { WAIT_MS } from '../support/wait';
@@ -41,6 +42,7 @@ afterEach(() => {
   clearSession();
   resetSettings();
   resetAppConfig();
+  resetToastHold();
   localStorage.clear();
   sessionStorage.clear();
   clearCookies();

@@ -11,6 +11,7 @@ export async function loadResidentDetails(app: FastifyInstance, tenantId: string
     .selectFrom('residents')
     .innerJoin('users', 'users.id', 'residents.user_id')
     .innerJoin('homes', 'homes.id', 'residents.home_id')
+    .leftJoin('themes', 'themes.id', 'users.theme_id')
     .leftJoin('users as key_worker', (join) =>
       join.onRef('key_worker.id', '=', 'residents.key_worker_id').on('key_worker.deleted_at', 'is', null),
     )
@@ -33,6 +34,7 @@ export async function loadResidentDetails(app: FastifyInstance, tenantId: string
       'residents.journal_colour',
       'residents.journal_paper',
       'residents.theme',
+      'themes.system_name as kids_style',
       'key_worker.id as key_worker_id',
       'key_worker.first_name as key_worker_first_name',
       'key_worker.last_name as key_worker_last_name',
@@ -62,6 +64,8 @@ export async function loadResidentDetails(app: FastifyInstance, tenantId: string
       journal_colour: row.journal_colour as AppSettings['journal_colour'],
       journal_paper: row.journal_paper as AppSettings['journal_paper'],
       theme: row.theme as AppSettings['theme'],
+      // The account's kids_app theme; a person without one has the default look.
+      kids_style: row.kids_style ?? 'fun_style',
     },
     journal_enabled: row.journal_enabled,
     voice_enabled: row.voice_enabled,

@@ -12,8 +12,9 @@ import { paths } from '../../../src/contract/paths';
 
 /**
  * PUT /api/v1/projects/residents/{id}/app-settings (also POST with ?_method=PUT): journal colour,
- * journal paper and theme. Only the young person changes their own; staff of the home get 403.
- * An unknown colour or paper answers SPEC §8's "personalised_journal theme not found".
+ * journal paper, theme and the kids_app style. Only the young person changes their own; staff of the
+ * home get 403. An unknown colour or paper answers SPEC §8's "personalised_journal theme not found".
+ * `kids_style` is the account's kids_app theme (users.theme_id, the `themes` of GET /v1/auth/user).
  */
 export default async function appSettingsRoute(app: FastifyInstance) {
   const handler = async (request: FastifyRequest) => {
@@ -32,17 +33,29 @@ export default async function appSettingsRoute(app: FastifyInstance) {
     }
     if (Object.keys(themeErrors).length > 0) throw new HttpError(422, JOURNAL_THEME_NOT_FOUND, themeErrors);
 
-    await app.db
-      .updateTable('residents')
-      .set({
-        ...(input.journal_colour !== undefined ? { journal_colour: input.journal_colour } : {}),
-        ...(input.journal_paper !== undefined ? { journal_paper: input.journal_paper } : {}),
-        ...(input.theme !== undefined ? { theme: input.theme } : {}),
-        updated_at: sql`now()`,
-      })
-      .where('tenant_id', '=', auth.tenantId)
-      .where('id', '=', resident.id)
-      .execute();
+    await app.db.transaction().execute(async (tx) => {
+      if (input.kids_style !== undefined) {
+        const theme = await tx
+          .selectFrom('themes')
+          .select('id')
+          .where('system_name', '=', input.kids_style)
+          .where('theme_type', '=', 'kids_app')
+          .executeTakeFirstOrThrow();
+        await tx.updateTable('users').set({ theme_id: theme.id, updated_at: sql`now()` }).where('id', '=', auth.userId).execute();
+      }
+      // The resident record carries app_settings (kids_style included): its updated_at moves so replicas pull it.
+      await tx
+        .updateTable('residents')
+        .set({
+          ...(input.journal_colour !== undefined ? { journal_colour: input.journal_colour } : {}),
+          ...(input.journal_paper !== undefined ? { journal_paper: input.journal_paper } : {}),
+          ...(input.theme !== undefined ? { theme: input.theme } : {}),
+          updated_at: sql`now()`,
+        })
+        .where('tenant_id', '=', auth.tenantId)
+        .where('id', '=', resident.id)
+        .execute();
+    });
     app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, ['resident']);
     return { success: true as const, data: await loadResidentDetails(app, auth.tenantId, resident.id) };
   };

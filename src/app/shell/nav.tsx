@@ -2,12 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { chosenMessages } from '@/contract/messages';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
-import { themeNames, updateSettings, useSettings, type ThemeName } from '@/data/settings-store';
 import { countUnsent, wipeOutbox } from '@/data/outbox/outbox';
 import { signOut } from '@/data/sign-out';
 import { unsubscribeFromPush } from '@/features/dashboard/actions/unsubscribe-from-push';
 import { Icon, type IconName } from '@/components/icon';
 import { useToast } from '@/components/use-toast';
+import { LookPicker } from './look-picker';
 import { UnsentDialog, unsentCount } from './unsent-dialog';
 
 interface Item {
@@ -30,8 +30,6 @@ const items: Item[] = [
 /** How many items the phone's bottom bar holds before "Menu". */
 const BAR_ITEMS = 4;
 
-const themeLabels: Record<ThemeName, string> = { fun: 'Fun', metro: 'Tiles', none: 'Plain' };
-
 /**
  * SPEC §2 navigation: Dashboard, Journal, Voice, Objectives, Rewards, Calendar, Documents, Logout,
  * Menu. Phones: a bottom bar with the first items and Menu (a drawer with the rest). Wide screens:
@@ -40,7 +38,6 @@ const themeLabels: Record<ThemeName, string> = { fun: 'Fun', metro: 'Tiles', non
 export function Nav() {
   const flags = useFeatureFlags();
   const account = useAccount();
-  const settings = useSettings();
   const toast = useToast();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -161,21 +158,7 @@ export function Nav() {
               </li>
             </ul>
           </nav>
-          <fieldset className="theme-picker">
-            <legend>Look</legend>
-            {themeNames.map((theme) => (
-              <label key={theme} className="theme-picker__option">
-                <input
-                  type="radio"
-                  name="theme"
-                  value={theme}
-                  checked={settings.theme === theme}
-                  onChange={() => updateSettings({ theme })}
-                />
-                {themeLabels[theme]}
-              </label>
-            ))}
-          </fieldset>
+          <LookPicker />
           <button type="button" className="button button--secondary button--block" onClick={logOut}>
             <Icon name="logout" />
             Logout

@@ -2,8 +2,13 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useRef } from 'react';
 import { csrfExpired } from '@/api/events';
 import { messages } from '@/contract/messages';
+import { holdToasts, releaseToasts, SESSION_TOAST_HOLD_MS } from '@/components/toast-hold';
 
-/** SPEC §4: a 419 shows "Session expired" once; more 419s while it is on screen add nothing. */
+/**
+ * SPEC §4: a 419 shows "Session expired" once; more 419s while it is on screen add nothing. It holds
+ * the screen for SESSION_TOAST_HOLD_MS, so the error toast of the request that got the 419 (asked for
+ * in the same moment) waits and then replaces it, instead of hiding it at once.
+ */
 export function SessionToastBridge() {
   const { enqueueSnackbar } = useSnackbar();
   const showing = useRef(false);
@@ -12,9 +17,12 @@ export function SessionToastBridge() {
       csrfExpired.subscribe(() => {
         if (showing.current) return;
         showing.current = true;
+        holdToasts(SESSION_TOAST_HOLD_MS);
         enqueueSnackbar(messages.sessionExpired, {
           variant: 'error',
           preventDuplicate: true,
+          // Dismissed before the hold ended: the person has read it, what waits may show.
+          onClose: () => releaseToasts(),
           onExited: () => {
             showing.current = false;
           },

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { useAppConfig } from '@/data/app-config-store';
+import { useAppConfig, useAppConfigSettled } from '@/data/app-config-store';
 import { effectiveClientSite } from '@/data/client-site';
 import { useAccount } from '@/data/session-store';
 import { updateSettings, useSettings } from '@/data/settings-store';
@@ -22,6 +22,7 @@ export function LoginPage() {
 
 function LoginForm() {
   const config = useAppConfig();
+  const configSettled = useAppConfigSettled();
   const settings = useSettings();
   const toast = useToast();
   const navigate = useNavigate();
@@ -29,7 +30,11 @@ function LoginForm() {
   const suggestedSite = effectiveClientSite(settings, config);
   const regionNames = config.regions.map((r) => r.name);
   const initialRegion = regionNames.includes(settings.region) ? settings.region : config.default_region;
-  const [editingSite, setEditingSite] = useState(!suggestedSite);
+  // "Change site" shows from the first render, on a very first visit too (no app config cached yet):
+  // the row says it is looking the site up until the config answers. The text field opens when the
+  // person asks for it, when the site is wrong, or when nothing gives a site at all.
+  const [wantsToEditSite, setWantsToEditSite] = useState(false);
+  const editingSite = wantsToEditSite || (configSettled && !suggestedSite);
 
   const {
     register,
@@ -47,13 +52,12 @@ function LoginForm() {
   // The app config may arrive after the first render: follow it until the person edits the field.
   useEffect(() => {
     if (!getFieldState('client_site').isDirty) setValue('client_site', suggestedSite ?? '');
-    if (!suggestedSite) setEditingSite(true);
   }, [suggestedSite, getFieldState, setValue]);
   useEffect(() => {
     if (!getFieldState('region').isDirty) setValue('region', initialRegion);
   }, [initialRegion, getFieldState, setValue]);
   useEffect(() => {
-    if (errors.client_site && !editingSite) setEditingSite(true);
+    if (errors.client_site && !editingSite) setWantsToEditSite(true);
   }, [errors.client_site, editingSite]);
 
   const site = watch('client_site');
@@ -115,13 +119,13 @@ function LoginForm() {
             </span>
             <div className="field__row">
               <span className="field__static">
-                {site}
+                {site || 'Finding your site…'}
               </span>
               <button
                 type="button"
                 className="button button--ghost"
                 onClick={() => {
-                  setEditingSite(true);
+                  setWantsToEditSite(true);
                   setTimeout(() => setFocus('client_site'), 0);
                 }}
               >

@@ -8,6 +8,7 @@ import { useEmojis, useJournalEntries, useJournalReactions } from '@/entries/hoo
 import type { JournalFilters } from '@/entries/hooks/journal-entries-query';
 import { markIndexVisited } from '@/data/index-visited';
 import { JournalEntryCard } from './journal-entry-card';
+import { JournalSubmitted } from './journal-submitted';
 import { isFiltering, JournalFiltersFields, reactionOptions } from './journal-filters';
 import './journal.css';
 
@@ -64,6 +65,7 @@ export function JournalEntriesPage() {
   return (
     <div className="page journal">
       <PageHeading>Journal entries</PageHeading>
+      <JournalSubmitted />
       <nav className="actions journal__links" aria-label="Journal">
         <Link to="/journal" className="button button--primary">
           Write an entry

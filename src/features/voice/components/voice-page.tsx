@@ -1,12 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { FirstVisitNote } from '@/entries/components/first-visit-note';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
 import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
 import { useEmojis, useVoiceCategories } from '@/entries/hooks/use-entries';
-import { markIndexVisited } from '@/data/index-visited';
+import { useFirstIndexVisit } from '@/data/hooks/use-first-index-visit';
 import type { VoiceCategoryDoc } from '@/data/replica/types';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
 import type { VoiceSuccessState } from '../voice-next-steps';
@@ -27,7 +28,7 @@ export function VoicePage() {
   const keyWorkerId = useResidentDetails().data?.key_worker?.id ?? null;
   const defaultSharedWith = keyWorkerId && staff.some((person) => person.id === keyWorkerId) ? [keyWorkerId] : [];
 
-  useEffect(() => markIndexVisited('voice'), []);
+  const firstVisit = useFirstIndexVisit('voice');
 
   return (
     <div className="page page--prose">
@@ -71,6 +72,13 @@ export function VoicePage() {
       ) : (
         <>
           <p className="lead">Raise a worry or a complaint, message staff, or share good news. What would you like to do?</p>
+          <FirstVisitNote show={firstVisit} title="New to Voice?">
+            <ul>
+              <li>Voice is how you tell the adults at your home something. Choose what it is about, then write it.</li>
+              <li>Your key worker and home management will see it, unless you choose otherwise. They can reply, and their replies are in My messages.</li>
+              <li>If you feel unsafe right now, tell an adult you trust or call Childline free on 0800 1111.</li>
+            </ul>
+          </FirstVisitNote>
           {categories.loading ? <LoadingText /> : null}
           {!categories.loading && categories.data.length === 0 ? <p>{messages.voiceMissingData}</p> : null}
           <ul className="voice-choices">
