@@ -35,7 +35,7 @@ async function write(fields: [string, string][]): Promise<string> {
 
 describe('finding 7: the staff stream hears only of entries the person may read', () => {
   it("a private entry reaches jamie's stream and no staff stream; one shared with Ali reaches Ali only; with management, Priya", async () => {
-    const [own, aliStream, bethStream, priyaStream] = await Promise.all([jamie, ali, beth, priya].map((c) => openStream(server, c)));
+    const [own, aliStream, bethStream, priyaStream] = await Promise.all([openStream(server, jamie), openStream(server, ali), openStream(server, beth), openStream(server, priya)]);
     try {
       await Promise.all([own, aliStream, bethStream, priyaStream].map((s) => s.waitFor(/: connected/)));
       // Events reach each stream in order: once a stream has its last expected event, any earlier
