@@ -35,6 +35,7 @@ import {
   dropPushSubscriptionStep,
   forgetActiveOwnerStep,
   wipeOutboxStep,
+  wipePrefetchStep,
   wipeReplicaStep,
 } from '@/data/wipe-steps';
 
@@ -59,7 +60,7 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
  * - the replica first: it is what a person most needs gone, and its removal waits for the close
  *   that signing out already queued;
  * - the push subscription early, so no notification about this person arrives while the rest goes;
- * - the outbox and the personal caches;
+ * - the outbox, what the worker pulled ahead on pushes, and the personal caches;
  * - the data key after everything it encrypts: once it is gone, whatever a failed step left
  *   behind is unreadable ciphertext;
  * - the active owner last: the data-key step falls back to it when there was no session stub, and
@@ -70,6 +71,7 @@ export function logoutSteps(replica: ReplicaOptions = {}): readonly WipeStep[] {
     wipeReplicaStep(replica),
     dropPushSubscriptionStep,
     wipeOutboxStep,
+    wipePrefetchStep,
     deletePersonalCachesStep,
     destroyDataKeyStep,
     forgetActiveOwnerStep,

@@ -33,6 +33,7 @@ import {
   voiceReplication,
   type Replicated,
 } from './endpoints';
+import type { PrefetchLink } from '../prefetch/page-link';
 import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
 import { setResyncTarget } from './resync';
 import { markSynced, patchStatus, updatePull } from './sync-status';
@@ -54,6 +55,8 @@ export interface ReplicationOptions {
   readonly perPage?: number;
   /** Default true: SSE, `online`, `visibilitychange` and timers. Tests turn them off. */
   readonly liveTriggers?: boolean;
+  /** The signed-in person's store of answers the service worker pulled ahead on a push (../prefetch). */
+  readonly prefetch?: PrefetchLink;
 }
 
 export interface ReplicationHandle {
@@ -115,6 +118,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     const state = startPull(collection as never, config, eventsFor(replicated), {
       waitForLeadership: leaderOnly && (options.waitForLeadership ?? true),
       retryTime: options.retryTime,
+      prefetch: options.prefetch ? { link: options.prefetch, topics: replicated.topics, screen: replicated.screen ?? null } : undefined,
     });
     const subs = [
       state.active$.subscribe((isActive) => {

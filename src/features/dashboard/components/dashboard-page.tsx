@@ -1,4 +1,5 @@
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import type { GoneState } from '@/components/use-leave-when-gone';
 import { useResidentDetails, useUserPhoto } from '@/data/hooks';
 import { usePoints } from '@/data/hooks/use-points';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
@@ -38,6 +39,7 @@ export function DashboardPage() {
   const flags = useFeatureFlags();
   const details = useResidentDetails();
   const points = usePoints();
+  const arrivedFrom = useLocation().state as Partial<GoneState> | null;
   const user = account?.user;
   const photo = useUserPhoto(user?.has_photo && user.id ? user.id : null);
   if (!account || !user) return null;
@@ -56,6 +58,12 @@ export function DashboardPage() {
         <Avatar src={photo} firstName={first} lastName={last} />
         <PageHeading>{name ? `Hi ${name}` : 'Hi there'}</PageHeading>
       </div>
+
+      {arrivedFrom?.gone ? (
+        <p className="callout dashboard__gone" role="status">
+          What that notification was about is no longer in Hearth, so here is your dashboard.
+        </p>
+      ) : null}
 
       {showPoints ? <RewardPointsCard points={points.data?.balance ?? null} pending={points.data?.pending ?? 0} /> : null}
 
