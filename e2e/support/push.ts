@@ -69,7 +69,7 @@ export async function pushLab(context: BrowserContext, baseURL: string): Promise
       const current = worker();
       if (current) {
         try {
-          return await current.evaluate(fn as (arg: A) => R | Promise<R>, arg as A);
+          return (await current.evaluate(fn as never, arg as never)) as R;
         } catch (error) {
           last = error; // a target that stopped: the next one appears when the worker starts again
         }

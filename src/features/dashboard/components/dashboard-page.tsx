@@ -7,6 +7,7 @@ import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
 import { PageHeading } from '@/components/page-heading';
 import { FeedbackPanel } from './feedback-panel';
+import { InstallOffer } from './install-offer';
 import { PushOptIn } from './push-opt-in';
 import { ResidentDetailsPanel } from './resident-details-panel';
 import { RewardPointsCard } from './reward-points-card';
@@ -107,6 +108,7 @@ export function DashboardPage() {
       ) : null}
 
       <PushOptIn />
+      <InstallOffer />
     </div>
   );
 }
