@@ -20,6 +20,15 @@ import type { PushMessage } from '../../src/contract/push';
  *   navigating a controlled one work. So where a click leads is seen in a Hearth window opened before
  *   the click, and the no-window branch is checked by recording the URL the worker asks `openWindow` for.
  */
+/** What these helpers use of the worker's global scope (e2e compiles with the DOM's types, not the worker's). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  clients: { matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<{ url: string }[]>; openWindow(url: string | URL): Promise<unknown> };
+  dispatchEvent(event: Event): boolean;
+  NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+  __openWindowCalls?: string[];
+}
+
 export interface Shown {
   title: string;
   body: string;
@@ -81,7 +90,7 @@ export async function pushLab(context: BrowserContext, baseURL: string): Promise
 
   const notifications = () =>
     inWorker(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const scope = self as unknown as WorkerScope;
       return (await scope.registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, icon: n.icon, badge: n.badge, data: n.data as unknown }));
     });
 
@@ -98,10 +107,10 @@ export async function pushLab(context: BrowserContext, baseURL: string): Promise
     inWorker,
     notifications,
     windows: () =>
-      inWorker(async () => (await (self as unknown as ServiceWorkerGlobalScope).clients.matchAll({ type: 'window', includeUncontrolled: true })).map((c) => c.url)),
+      inWorker(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: 'window', includeUncontrolled: true })).map((c) => c.url)),
     async clickNotification() {
       await inWorker(async () => {
-        const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+        const scope = self as unknown as WorkerScope;
         const shown = await scope.registration.getNotifications();
         if (shown.length !== 1) throw new Error(`${shown.length} notifications shown, expected one`);
         scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: shown[0]! }));
@@ -109,7 +118,7 @@ export async function pushLab(context: BrowserContext, baseURL: string): Promise
     },
     async recordOpenWindow() {
       await inWorker(() => {
-        const scope = self as unknown as ServiceWorkerGlobalScope & { __openWindowCalls?: string[] };
+        const scope = self as unknown as WorkerScope;
         const calls: string[] = [];
         const clients = scope.clients;
         const original = clients.openWindow.bind(clients);
@@ -119,7 +128,7 @@ export async function pushLab(context: BrowserContext, baseURL: string): Promise
           return original(url);
         };
       });
-      return () => inWorker(() => (self as unknown as { __openWindowCalls?: string[] }).__openWindowCalls ?? []);
+      return () => inWorker(() => (self as unknown as WorkerScope).__openWindowCalls ?? []);
     },
     async dispose() {
       await cdp.detach().catch(() => undefined);
