@@ -61,9 +61,24 @@ function open<T>(key: DataKey, identifier: string, part: 'next' | 'page', sealed
   return JSON.parse(openJson(key, sealed, aad(identifier, part), context(identifier, part))) as T;
 }
 
+/**
+ * One connection per store, kept open (every pull asks before it fetches, so opening per request
+ * would cost more than the request's bookkeeping). It closes itself when the database is deleted
+ * (sign-out) or upgraded elsewhere, and the next use opens a new one.
+ */
+const connections = new WeakMap<IDBFactory, Map<string, Promise<IDBDatabase>>>();
+
 function openDatabase(place: PrefetchPlace): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = place.factory.open(prefetchDatabaseFor(place.owner), 1);
+  let byName = connections.get(place.factory);
+  if (!byName) connections.set(place.factory, (byName = new Map()));
+  const name = prefetchDatabaseFor(place.owner);
+  const cached = byName.get(name);
+  if (cached) return cached;
+  const forget = () => {
+    if (byName.get(name) === opening) byName.delete(name);
+  };
+  const opening = new Promise<IDBDatabase>((resolve, reject) => {
+    const request = place.factory.open(name, 1);
     request.onupgradeneeded = () => {
       const db = request.result;
       if (!db.objectStoreNames.contains(NEXT)) db.createObjectStore(NEXT, { keyPath: 'id' });
@@ -71,30 +86,33 @@ function openDatabase(place: PrefetchPlace): Promise<IDBDatabase> {
     };
     request.onsuccess = () => {
       const db = request.result;
-      db.onversionchange = () => db.close();
+      db.onversionchange = () => {
+        forget();
+        db.close();
+      };
+      db.onclose = forget;
       resolve(db);
     };
     request.onerror = () => reject(request.error ?? new Error('IndexedDB open failed'));
     request.onblocked = () => reject(new Error('IndexedDB open blocked'));
   });
+  opening.catch(forget);
+  byName.set(name, opening);
+  return opening;
 }
 
 /** One transaction on one store; resolves when it has committed. */
 async function run<T>(place: PrefetchPlace, store: string, mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest<T> | void): Promise<T | undefined> {
   const db = await openDatabase(place);
-  try {
-    return await new Promise<T | undefined>((resolve, reject) => {
-      const tx = db.transaction(store, mode);
-      let result: T | undefined;
-      const request = op(tx.objectStore(store));
-      if (request) request.onsuccess = () => (result = request.result);
-      tx.oncomplete = () => resolve(result);
-      tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    });
-  } finally {
-    db.close();
-  }
+  return new Promise<T | undefined>((resolve, reject) => {
+    const tx = db.transaction(store, mode);
+    let result: T | undefined;
+    const request = op(tx.objectStore(store));
+    if (request) request.onsuccess = () => (result = request.result);
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
 }
 
 /** The page, after each page it pulled: the request this replication makes next. */
@@ -149,8 +167,32 @@ export async function takePrefetchedPage(place: PrefetchPlace, key: DataKey, ide
   }
 }
 
+/** Every kept answer this key can read, by replication (the page reads them once per start). */
+export async function readPrefetchedPages(place: PrefetchPlace, key: DataKey): Promise<Map<string, { url: string; body: string }>> {
+  const records = (await run<SealedRecord[]>(place, PAGES, 'readonly', (s) => s.getAll() as IDBRequest<SealedRecord[]>)) ?? [];
+  const pages = new Map<string, { url: string; body: string }>();
+  for (const record of records) {
+    try {
+      pages.set(record.id, open<{ url: string; body: string }>(key, record.id, 'page', record.sealed));
+    } catch {
+      // another key or damaged: dropped when its replication next asks
+      pages.set(record.id, { url: '', body: '' });
+    }
+  }
+  return pages;
+}
+
+/** Removes the kept answer of one replication. */
+export async function dropPrefetchedPage(place: PrefetchPlace, identifier: string): Promise<void> {
+  await run(place, PAGES, 'readwrite', (s) => s.delete(identifier));
+}
+
 /** Sign-out: the whole store of this owner. */
-export function deletePrefetchStore(factory: IDBFactory, owner: string): Promise<void> {
+export async function deletePrefetchStore(factory: IDBFactory, owner: string): Promise<void> {
+  const name = prefetchDatabaseFor(owner);
+  const cached = connections.get(factory)?.get(name);
+  connections.get(factory)?.delete(name);
+  (await cached?.catch(() => null))?.close();
   return new Promise((resolve, reject) => {
     const request = factory.deleteDatabase(prefetchDatabaseFor(owner));
     request.onsuccess = () => resolve();

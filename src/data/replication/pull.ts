@@ -14,17 +14,17 @@
  *   `setSyncState(..., 'synced')` then swaps the server copy in (see ../replica/local-writes.ts).
  * - Pulled ahead (issue 10, ../prefetch/store.ts): with `prefetch`, each request first looks for an
  *   answer the service worker kept for exactly that request on a push (used once), and every
- *   success records the request this replication makes next, for the worker's next push.
+ *   success says which request this replication makes next (the controller keeps it for the
+ *   worker's next push once the replication is idle, so it never competes with the page's writes).
  */
 import type { RxCollection, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { z } from 'zod';
-import type { Checkpoint, SyncTopic } from '@/contract/sync';
+import type { Checkpoint } from '@/contract/sync';
 import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
 import { withQuery, type ListQuery } from '@/contract/query-string';
-import type { PrefetchLink } from '../prefetch/page-link';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 
@@ -112,13 +112,12 @@ function pagedQuery(config: PagedPullConfig<SyncedRow>, checkpoint: Checkpoint |
   };
 }
 
-/** A replication's place in the pulled-ahead store (../prefetch). */
+/** A replication's part in pulling ahead (../prefetch): the controller wires it to the person's store. */
 export interface PullPrefetch {
-  readonly link: PrefetchLink;
-  /** Topics that re-pull this replication (a push naming one of them pulls it ahead). */
-  readonly topics: readonly SyncTopic[];
-  /** For a replication that runs only while its screen shows: that screen's path (pulled ahead only for a push naming it). */
-  readonly screen: string | null;
+  /** The answer the service worker kept for exactly this request, or null. */
+  take(url: string): Promise<string | null>;
+  /** The request this replication will make next (kept by the controller once the replication is idle). */
+  next(url: string): void;
 }
 
 export interface StartPullOptions {
@@ -159,7 +158,7 @@ export function startPull<Row extends SyncedRow>(
   /** The answer the worker kept for exactly this request, checked like a network answer. */
   async function keptAnswer<T>(url: string | null, schema: z.ZodType<T>): Promise<Result<T> | null> {
     if (!prefetch || !url) return null;
-    const body = await prefetch.link.take(config.identifier, url);
+    const body = await prefetch.take(url);
     if (body === null) return null;
     try {
       const parsed = schema.safeParse(JSON.parse(body));
@@ -170,8 +169,7 @@ export function startPull<Row extends SyncedRow>(
   }
 
   function recordNext(url: string | null): void {
-    if (!prefetch || !url) return;
-    void prefetch.link.record({ identifier: config.identifier, topics: prefetch.topics, screen: prefetch.screen, url });
+    if (prefetch && url) prefetch.next(url);
   }
 
   const handler = async (checkpoint: Checkpoint | undefined, batchSize: number) => {
