@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { changedPushMessage, pushUrls } from '../src/contract/push';
 import { PUSH_SUBSCRIBE_FAILED } from '../src/features/dashboard/actions/subscribe-to-push';
+import { withProfile } from './support/profile';
 import { keptAnswers, pushLab, recordedPulls, type PushLab } from './support/push';
 import { signInAsJamie } from './support/sign-in';
 import { staffApi } from './support/staff';
@@ -78,6 +79,21 @@ test('the opt-in asks for permission; Chromium without a push service refuses a 
   await expect(page.getByText(PUSH_SUBSCRIBE_FAILED)).toBeVisible();
   await expect(optIn.getByRole('button', { name: 'Turn on notifications' })).toBeEnabled();
   expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
+});
+
+test('in a profile on disk with no network, the push service never answers: after 30 s the opt-in says so instead of spinning', async () => {
+  test.skip(test.info().project.name === 'phone', 'one profile on disk is enough');
+  test.setTimeout(150_000);
+  await withProfile(async (context, page) => {
+    await context.grantPermissions(['notifications'], { origin: new URL(test.info().project.use.baseURL!).origin });
+    await jamieWithWorker(page);
+    const optIn = page.getByRole('region', { name: 'Get a notification when staff reply' });
+    await optIn.getByRole('button', { name: 'Turn on notifications' }).click();
+    await expect(optIn.getByRole('button', { name: 'Turning on…' })).toBeDisabled();
+    // The opt-in's own limit is 30 s (subscribe-to-push.ts); Chromium here waits for its push service for ever.
+    await expect(page.getByText(PUSH_SUBSCRIBE_FAILED)).toBeVisible({ timeout: 60_000 });
+    await expect(optIn.getByRole('button', { name: 'Turn on notifications' })).toBeEnabled();
+  });
 });
 
 test('a staff reply: the worker pulls it ahead and shows a content-free notification; offline afterwards the app has it and the click opens the thread', async ({ page, context, baseURL }) => {
