@@ -37,8 +37,8 @@ const zones = [
   { target: './src', from: ['./server', './sw'], message: 'src/ never imports server/ or sw/ (ARCHITECTURE rule 1).' },
   { target: './server', from: './src', except: ['./contract'], message: 'server/ imports only src/contract from src (ARCHITECTURE rule 1).' },
   { target: './server', from: './sw', message: 'server/ never imports sw/.' },
-  // The worker shares the outbox replayer, the crypto and the owner ids with the page (no DOM, no React).
-  { target: './sw', from: './src', except: ['./contract', './data/outbox', './data/crypto', './data/owner.ts'], message: 'sw/ imports only src/contract and the shared outbox/crypto/owner modules (ARCHITECTURE rule 1).' },
+  // The worker shares the outbox replayer, the crypto, the owner ids and the pulled-ahead store with the page (no DOM, no React).
+  { target: './sw', from: './src', except: ['./contract', './data/outbox', './data/crypto', './data/owner.ts', './data/prefetch/store.ts'], message: 'sw/ imports only src/contract and the shared outbox/crypto/owner/prefetch-store modules (ARCHITECTURE rule 1).' },
   { target: './sw', from: './server', message: 'sw/ never imports server/.' },
   // The server's own layers: lib knows no domain, the domain knows no routes.
   { target: './server/domain', from: './server/routes', message: 'server/domain never imports a route; routes call the domain.' },

@@ -1,6 +1,7 @@
 /**
  * Renders Hearth's app icons (a flame inside a house) to PNG with nothing but node:zlib, so the
- * icons can be rebuilt offline: `npx tsx scripts/generate-icons.ts`. Writes public/icons/.
+ * icons can be rebuilt offline: `npx tsx scripts/generate-icons.ts`. Writes public/icons/ (the app
+ * icons, maskable ones, the Apple touch icon and the monochrome notification badge).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
@@ -32,8 +33,22 @@ function flame(x: number, y: number, cy: number, r: number, tip: number): boolea
   return Math.abs(dx) <= r * Math.pow(t, 0.8);
 }
 
+const WHITE: RGBA = [255, 255, 255, 255];
+
+/**
+ * The notification badge (Android's status bar): only the alpha counts, so the house in white with
+ * the flame cut out, on nothing, filling most of the square.
+ */
+function badge(u: number, v: number): RGBA {
+  const x = 0.5 + (u - 0.5) / 1.15;
+  const y = 0.5 + (v - 0.5) / 1.15 - 0.02;
+  if (flame(x, y, 0.68, 0.085, 0.5)) return CLEAR;
+  return house(x, y) ? WHITE : CLEAR;
+}
+
 /** The colour at a point of the unit square; `maskable` keeps everything inside the safe zone. */
-function shade(u: number, v: number, maskable: boolean): RGBA {
+function shade(u: number, v: number, maskable: boolean | 'badge'): RGBA {
+  if (maskable === 'badge') return badge(u, v);
   if (!maskable && !roundedSquare(u, v, 0.2)) return CLEAR;
   const s = maskable ? 0.78 : 1; // maskable: content within the central 80% circle
   const x = 0.5 + (u - 0.5) / s;
@@ -43,7 +58,7 @@ function shade(u: number, v: number, maskable: boolean): RGBA {
   return PURPLE;
 }
 
-function render(size: number, maskable: boolean): Uint8Array {
+function render(size: number, maskable: boolean | 'badge'): Uint8Array {
   const samples = 4;
   const rows = Buffer.alloc(size * (size * 4 + 1));
   for (let py = 0; py < size; py++) {
@@ -110,12 +125,13 @@ function png(width: number, height: number, rows: Uint8Array): Uint8Array {
 
 const out = new URL('../public/icons/', import.meta.url);
 mkdirSync(out, { recursive: true });
-const icons: [string, number, boolean][] = [
+const icons: [string, number, boolean | 'badge'][] = [
   ['icon-192.png', 192, false],
   ['icon-512.png', 512, false],
   ['maskable-192.png', 192, true],
   ['maskable-512.png', 512, true],
   ['apple-touch-icon-180.png', 180, true],
+  ['badge-96.png', 96, 'badge'],
 ];
 for (const [name, size, maskable] of icons) {
   writeFileSync(new URL(name, out), render(size, maskable));

@@ -10,6 +10,8 @@
  *   controls it). Workbox's Queue is used only for its Background Sync plumbing (tag, sync event,
  *   start-up replay where the browser has no Background Sync); the entries live in the outbox's own
  *   encrypted IndexedDB store, see docs/offline-outbox.md.
+ * - Push (./push.ts): re-sync open pages, pull ahead for a closed app, a content-free notification,
+ *   and a click that opens the screen the push names.
  */
 import { Queue } from 'workbox-background-sync';
 import { clientsClaim } from 'workbox-core';
@@ -20,6 +22,7 @@ import { OUTBOX_CHANNEL, OUTBOX_QUEUE_NAME, type OutboxCommand, type OutboxMessa
 import { workerDataKey } from './worker-key';
 import { getActiveOwner, outboxDatabaseFor } from '@/data/owner';
 import { workerTransport, rememberPageToken } from './worker-transport';
+import { onNotificationClick, onPush } from './push';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -105,55 +108,6 @@ void replay().catch(() => undefined);
 
 // --- push ---------------------------------------------------------------------------------------
 
-/**
- * A push only says what changed (`{"type":"changed","collections":["feedback"]}`, src/contract/push.ts):
- * no content travels in it or shows on a lock screen. Open pages re-sync those collections; when no
- * window is focused, a neutral notification invites the person back.
- */
-function changedCollections(event: PushEvent): string[] | undefined {
-  try {
-    const message = event.data?.json() as { type?: unknown; collections?: unknown } | undefined;
-    if (message?.type !== 'changed' || !Array.isArray(message.collections)) return undefined;
-    const names = message.collections.filter((name): name is string => typeof name === 'string');
-    return names.length ? names : undefined;
-  } catch {
-    return undefined; // no payload or not JSON: re-sync everything
-  }
-}
-
-self.addEventListener('push', (event: PushEvent) => {
-  event.waitUntil(
-    (async () => {
-      const collections = changedCollections(event);
-      // src/data/replication/resync.ts listens on this channel (`{topics}`; none = everything).
-      try {
-        const resync = new BroadcastChannel('hearth-resync');
-        resync.postMessage({ topics: collections });
-        resync.close();
-      } catch {
-        // no channel: pages re-sync on their next start or visibility change
-      }
-      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: false });
-      if (windows.some((client) => client.focused)) return;
-      const reply = collections?.includes('feedback') ?? false;
-      await self.registration.showNotification('Hearth', {
-        body: reply ? 'You have a new reply' : 'There is something new for you in Hearth.',
-        icon: '/icons/icon-192.png',
-        badge: '/icons/icon-192.png',
-        tag: 'hearth-update',
-      });
-    })(),
-  );
-});
-
-self.addEventListener('notificationclick', (event: NotificationEvent) => {
-  event.notification.close();
-  event.waitUntil(
-    (async () => {
-      const windows = await self.clients.matchAll({ type: 'window' });
-      const open = windows[0];
-      if (open) await open.focus();
-      else await self.clients.openWindow('/dashboard');
-    })(),
-  );
-});
+// Content-free pushes: re-sync, pull ahead, a neutral notification; a click opens its screen (./push.ts).
+self.addEventListener('push', onPush);
+self.addEventListener('notificationclick', onNotificationClick);

@@ -110,7 +110,8 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'feedback',
-            handle: h({ name: 'Feedback' }),
+            // Offline too (issue 10): the replica's copy, like the dashboard's "New replies".
+            handle: h({ name: 'Feedback', offline: true }),
             lazy: lazyPage(() => import('@/features/feedback/components/feedback-page'), (m) => m.FeedbackPage),
           },
           {

@@ -12,7 +12,9 @@
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
  *    closed at sign-out, its replication stopped on expiry;
  * 6. the service worker (given by main.tsx; production builds only) and the page's side of the outbox (replay on start,
- *    online, visible, a heartbeat, the worker's messages).
+ *    online, visible, a heartbeat, the worker's messages);
+ * 7. the browser's install offer is kept for the dashboard (`beforeinstallprompt`), and persistent
+ *    storage is asked for once after sign-in (issue 10).
  *
  * It lives in src/app, not src/data, because the sink needs the entries module's and the objectives
  * feature's and the rewards feature's settle code and src/data never imports upward. Tests start it with explicit options, or not at all.
@@ -23,6 +25,8 @@ import { loadAppConfig } from '@/data/app-config-store';
 import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
+import { startInstallCapture } from '@/data/install';
+import { startPersistAfterSignIn } from '@/data/persistent-storage';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
@@ -35,6 +39,7 @@ import {
   dropPushSubscriptionStep,
   forgetActiveOwnerStep,
   wipeOutboxStep,
+  wipePrefetchStep,
   wipeReplicaStep,
 } from '@/data/wipe-steps';
 
@@ -61,7 +66,7 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
  * - the replica first: it is what a person most needs gone, and its removal waits for the close
  *   that signing out already queued;
  * - the push subscription early, so no notification about this person arrives while the rest goes;
- * - the outbox and the personal caches;
+ * - the outbox, what the worker pulled ahead on pushes, and the personal caches;
  * - the data key after everything it encrypts: once it is gone, whatever a failed step left
  *   behind is unreadable ciphertext;
  * - the active owner last: the data-key step falls back to it when there was no session stub, and
@@ -72,6 +77,7 @@ export function logoutSteps(replica: ReplicaOptions = {}): readonly WipeStep[] {
     wipeReplicaStep(replica),
     dropPushSubscriptionStep,
     wipeOutboxStep,
+    wipePrefetchStep,
     deletePersonalCachesStep,
     destroyDataKeyStep,
     forgetActiveOwnerStep,
@@ -93,6 +99,8 @@ export interface StartDataOptions {
    * which imports `virtual:pwa-register`, a module only the build has (so tests never import it).
    */
   readonly startServiceWorker?: () => void;
+  /** Ask for persistent storage once after sign-in. Default true. */
+  readonly persistStorage?: boolean;
   /** Tests replace the logout steps to watch their order. */
   readonly wipeSteps?: readonly WipeStep[];
 }
@@ -122,6 +130,9 @@ export function startData(options: StartDataOptions = {}): () => void {
 
   options.startServiceWorker?.();
   if (options.outbox !== false) stops.push(startOutbox());
+
+  stops.push(startInstallCapture());
+  if (options.persistStorage !== false) stops.push(startPersistAfterSignIn());
 
   const stop = (): void => {
     if (running !== stop) return;

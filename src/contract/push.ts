@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { EntryKind } from './entry-kind';
+import { PUSH_BODY_MAX_LENGTH, PUSH_TITLE_MAX_LENGTH, PUSH_URL_MAX_LENGTH, PUSH_URL_PATTERN, pushNotificationBody } from './push-notice';
 import { SYNC_TOPICS, type SyncTopic } from './sync';
+
+export { PUSH_URL_MAX_LENGTH, pushNotificationBody } from './push-notice';
 
 export const pushMessages = {
   endpointHttps: 'The push endpoint must be an https address',
@@ -37,24 +40,18 @@ export const pushUnsubscribeRequestSchema = z.object({ endpoint: endpointText })
  *   it is missing or the item is gone.
  * - `title` and `body` (issue 10): the neutral notification text, the product name and
  *   "Something new in <product>", so the worker needs no configuration of its own.
+ * The worker reads it without zod (./push-notice.ts readPushNotice, the same rules).
  */
-export const PUSH_URL_MAX_LENGTH = 300;
-/** A path of this app: one leading slash (never `//` or `/\`: no other origin), no spaces or controls. */
-export const pushUrlSchema = z
-  .string()
-  .max(PUSH_URL_MAX_LENGTH)
-  .regex(/^\/(?![/\\])[A-Za-z0-9\-._~%/]*$/);
+/** A path of this app (the rule lives in ./push-notice.ts, zod-free, which the worker uses). */
+export const pushUrlSchema = z.string().max(PUSH_URL_MAX_LENGTH).regex(PUSH_URL_PATTERN);
 export const pushMessageSchema = z.object({
   type: z.literal('changed'),
   collections: z.array(z.enum(SYNC_TOPICS)).min(1),
   url: pushUrlSchema.optional(),
-  title: z.string().max(60).optional(),
-  body: z.string().max(120).optional(),
+  title: z.string().max(PUSH_TITLE_MAX_LENGTH).optional(),
+  body: z.string().max(PUSH_BODY_MAX_LENGTH).optional(),
 });
 export type PushMessage = z.infer<typeof pushMessageSchema>;
-
-/** The one notification text (issue 10): it says that something is new, never what. */
-export const pushNotificationBody = (productName: string): string => `Something new in ${productName}`;
 
 /** Screens a push opens (SPEC §2 routes), with opaque ids only. */
 export const pushUrls = {

@@ -52,29 +52,8 @@ export const pageSchema = <T extends z.ZodType>(row: T) =>
 export const changeEventSchema = z.object({ collections: z.array(z.string()) });
 export type ChangeEvent = z.infer<typeof changeEventSchema>;
 
-/** Names the server uses in change events; the client maps them to its collections. */
-export const SYNC_TOPICS = [
-  'resident',
-  'associated_users',
-  'rota',
-  'calendar',
-  'event_types',
-  'feedback',
-  'journal',
-  'voice',
-  'settings',
-  /** Objectives: task logs (both tabs), their comments (issue 9). */
-  'tasks',
-  /** The points ledger; the resident's reward_points moves with it. */
-  'points',
-  /** The rewards catalogue of the young person's home (issue 10). */
-  'rewards',
-  /** The young person's reward exchanges (history; issue 10). */
-  'reward_history',
-  /** Documents staff share, and the young person's form submissions (issue 11). */
-  'documents',
-] as const;
-export type SyncTopic = (typeof SYNC_TOPICS)[number];
+/** Names the server uses in change events and pushes (zod-free, for the service worker too). */
+export { SYNC_TOPICS, isSyncTopic, type SyncTopic } from './sync-topics';
 
 /** Sent with every create and update; the server stores the answer and replays it for a repeat. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

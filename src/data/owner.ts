@@ -20,6 +20,8 @@ export async function ownerIdFor(site: string | null, userId: string): Promise<s
 
 export const keyDatabaseFor = (owner: string): string => `${owner}-keys`;
 export const outboxDatabaseFor = (owner: string): string => `${owner}-outbox`;
+/** What the service worker pulled ahead on a push (src/data/prefetch), sealed with the owner's key. */
+export const prefetchDatabaseFor = (owner: string): string => `${owner}-prefetch`;
 
 function openDevice(factory: IDBFactory): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@
 import { destroyKeys } from './crypto/key-vault';
 import { getOutboxConfig, wipeOutbox } from './outbox/outbox';
 import { currentOwner, keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from './owner';
+import { deletePrefetchStore } from './prefetch/store';
 import type { ReplicaOptions } from './replica/lifecycle';
 import type { WipeContext, WipeStep } from './sign-out';
 
@@ -40,6 +41,16 @@ export const wipeOutboxStep: WipeStep = {
   async run() {
     if (!getOutboxConfig().indexedDB && typeof indexedDB === 'undefined') return; // no outbox can exist here
     await wipeOutbox();
+  },
+};
+
+/** What the service worker pulled ahead on pushes for this person (src/data/prefetch; sealed, but theirs). */
+export const wipePrefetchStep: WipeStep = {
+  name: 'pulled ahead',
+  async run(context) {
+    if (typeof indexedDB === 'undefined') return; // nothing can exist here
+    const owner = await ownerOf(context);
+    if (owner) await deletePrefetchStore(indexedDB, owner);
   },
 };
 

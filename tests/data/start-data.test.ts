@@ -109,8 +109,8 @@ describe('startData', () => {
     expect(ran).toEqual([]);
   });
 
-  it('the logout steps are one list: replica, push subscription, outbox, caches, data key, active owner', () => {
-    expect(logoutSteps().map((s) => s.name)).toEqual(['replica', 'push subscription', 'outbox', 'personal caches', 'data key', 'active owner']);
+  it('the logout steps are one list: replica, push subscription, outbox, pulled ahead, caches, data key, active owner', () => {
+    expect(logoutSteps().map((s) => s.name)).toEqual(['replica', 'push subscription', 'outbox', 'pulled ahead', 'personal caches', 'data key', 'active owner']);
   });
 
   it('the default logout steps remove the signed-in person\'s replica', async () => {

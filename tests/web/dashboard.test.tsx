@@ -185,6 +185,29 @@ describe('dashboard', () => {
     expect(within(roster).queryByText('No staff on the rota for today yet.')).toBeNull();
     const replies = screen.getByRole('region', { name: 'New replies' });
     expect(within(replies).queryByText('Loading…')).toBeNull();
-    expect(within(replies).getAllByRole('link')).toHaveLength(3);
+    expect(within(replies).getAllByRole('link', { name: /^Read and reply/ })).toHaveLength(3);
+  });
+
+  it('shows the newest five replies and the way to all of them on /feedback', async () => {
+    replica.feedback = {
+      data: Array.from({ length: 7 }, (_, i) => feedback(i + 1, i % 2 ? 'voice' : 'journal', i % 2 ? beth : ali, `Reply ${i + 1}`, i + 1)),
+      loading: false,
+    };
+    replica.counts = { data: { journal: 4, voice: 3 }, loading: false };
+    setAccount(makeAccount());
+    const { user } = renderApp('/dashboard');
+    const replies = await screen.findByRole('region', { name: 'New replies' });
+    const list = within(replies).getByRole('list', { name: 'New replies' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.querySelector('.reply__comment')?.textContent)).toEqual(
+      ['“Reply 1”', '“Reply 2”', '“Reply 3”', '“Reply 4”', '“Reply 5”'],
+    );
+    await user.click(within(replies).getByRole('link', { name: 'See all 7 new replies' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Feedback' })).toBeTruthy();
+  });
+
+  it('after a notification whose item is gone, says why the dashboard opened', async () => {
+    setAccount(makeAccount());
+    renderApp({ pathname: '/dashboard', state: { gone: true } });
+    expect(await screen.findByText('What that notification was about is no longer in Hearth, so here is your dashboard.')).toBeTruthy();
   });
 });

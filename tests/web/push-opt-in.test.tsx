@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAppConfigSnapshot } from '@/data/app-config-store';
 import type { Live } from '@/data/hooks';
@@ -6,7 +6,7 @@ import type * as RosterHooks from '@/data/hooks/use-todays-roster';
 import type * as Outbox from '@/data/outbox/outbox';
 import type { ResidentDoc } from '@/data/replica';
 import { setAccount } from '@/data/session-store';
-import { PUSH_NOT_ALLOWED, PUSH_SUBSCRIBED } from '@/features/dashboard/actions/subscribe-to-push';
+import { PUSH_NOT_ALLOWED, PUSH_SUBSCRIBE_FAILED, PUSH_SUBSCRIBED } from '@/features/dashboard/actions/subscribe-to-push';
 import { makeAccount } from './support/account';
 import { FAKE_PUSH_PUBLIC_KEY, fakeFetch } from './support/fake-fetch';
 import { renderApp } from './support/render-app';
@@ -102,6 +102,37 @@ describe('push opt-in on the dashboard', () => {
     expect(await screen.findByText(PUSH_NOT_ALLOWED)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('heading', { name: TITLE })).toBeNull());
     expect(outbox.writes).toEqual([]);
+  });
+
+  it('says so when the browser cannot make a subscription (no push service), and keeps the offer to try again', async () => {
+    const { pushManager } = fakeBrowser();
+    pushManager.subscribe.mockRejectedValueOnce(new DOMException('Registration failed - push service error', 'AbortError'));
+    const { user } = renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Turn on notifications' }));
+    expect(await screen.findByText(PUSH_SUBSCRIBE_FAILED)).toBeTruthy();
+    expect(pushManager.subscribe).toHaveBeenCalledTimes(1);
+    expect(outbox.writes).toEqual([]);
+    const again = screen.getByRole('button', { name: 'Turn on notifications' });
+    expect((again as HTMLButtonElement).disabled).toBe(false);
+    await user.click(again);
+    expect(await screen.findByText(PUSH_SUBSCRIBED)).toBeTruthy();
+    expect(outbox.writes).toHaveLength(1);
+  });
+
+  it('“No thanks” hides it for good on this device, without asking for permission', async () => {
+    const { notification } = fakeBrowser();
+    const first = renderApp('/dashboard');
+    const offer = await screen.findByRole('region', { name: TITLE });
+    expect(within(offer).getByText('“No thanks” hides this for good on this device.')).toBeTruthy();
+    await first.user.click(within(offer).getByRole('button', { name: 'No thanks' }));
+    expect(screen.queryByRole('heading', { name: TITLE })).toBeNull();
+    expect(notification.requestPermission).not.toHaveBeenCalled();
+    first.unmount();
+
+    renderApp('/dashboard');
+    await screen.findByRole('heading', { level: 1, name: 'Hi Sam' });
+    await waitFor(() => expect(getAppConfigSnapshot().push_public_key).toBe(FAKE_PUSH_PUBLIC_KEY));
+    expect(screen.queryByRole('heading', { name: TITLE })).toBeNull();
   });
 
   it.each([

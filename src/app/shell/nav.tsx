@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { chosenMessages } from '@/contract/messages';
+import { useFeedbackCounts } from '@/data/hooks/use-feedback';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
 import { countUnsent, wipeOutbox } from '@/data/outbox/outbox';
 import { signOut } from '@/data/sign-out';
@@ -45,6 +47,9 @@ export function Nav() {
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const visible = items.filter((item) => !item.flag || flags[item.flag]);
+  // The replies waiting (SPEC §4), as the dashboard's badges and the feedback page count them.
+  const counts = useFeedbackCounts().data;
+  const waiting = ENTRY_KINDS.filter((type) => flags[`${type}_enabled`]).reduce((sum, type) => sum + counts[type], 0);
 
   useEffect(() => {
     const element = dialog.current;
@@ -144,6 +149,12 @@ export function Nav() {
               <li>
                 <NavLink to="/feedback" className="drawer__link">
                   <span>Feedback</span>
+                  {waiting > 0 ? (
+                    <span className="nav-count">
+                      {waiting}
+                      <span className="visually-hidden"> new {waiting === 1 ? 'reply' : 'replies'}</span>
+                    </span>
+                  ) : null}
                 </NavLink>
               </li>
               <li>

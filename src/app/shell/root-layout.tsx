@@ -1,11 +1,12 @@
 import { Outlet } from 'react-router-dom';
 import { LoadingBar } from './loading-bar';
+import { NotificationOpener } from './notification-opener';
 import { OfflineBanner } from './offline-banner';
 import { RouteEffects } from './route-effects';
 import { SessionToastBridge } from './session-toast-bridge';
 import { UpdateBanner } from './update-banner';
 
-/** Around every screen: skip link, loading bar, offline banner, update banner, titles and focus, the 419 toast. */
+/** Around every screen: skip link, loading bar, offline banner, update banner, titles and focus, the 419 toast, notification clicks. */
 export function RootLayout() {
   return (
     <>
@@ -17,6 +18,7 @@ export function RootLayout() {
       <UpdateBanner />
       <RouteEffects />
       <SessionToastBridge />
+      <NotificationOpener />
       <Outlet />
     </>
   );

@@ -13,6 +13,7 @@ import type { Account } from '@/contract/users';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
+import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import { startReplication, type ReplicationHandle, type ReplicationOptions } from '../replication/controller';
 import { resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
@@ -31,6 +32,8 @@ export interface ReplicaOptions extends HearthStorageOptions {
 }
 
 let replication: ReplicationHandle | null = null;
+/** The open replica's store of answers the service worker pulled ahead (src/data/prefetch), with its key. */
+let prefetch: PrefetchLink | undefined;
 let lastName: string | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -90,6 +93,8 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
         ...(opts.IDBKeyRange ? { IDBKeyRange: opts.IDBKeyRange } : {}),
       });
       lastName = name;
+      const factory = opts.indexedDB ?? globalThis.indexedDB;
+      prefetch = factory ? prefetchLink({ factory, owner: name }, key) : undefined;
       // The outbox (page and service worker) now queues and replays for this person only. The
       // worker reads the active owner, so it is stored before the page asks the worker to replay.
       await setActiveOwner(name, opts.indexedDB ?? globalThis.indexedDB).catch(() => undefined);
@@ -113,7 +118,7 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
     replicaStore.set(current);
     if (opts.replicate !== false && (!replication || replication.stopped || identityChanged)) {
       await replication?.stop();
-      replication = startReplication(current, opts.replication);
+      replication = startReplication(current, { prefetch, ...opts.replication });
     }
     return current;
   });
@@ -139,6 +144,7 @@ async function closeNow(): Promise<void> {
   const current = replicaStore.get();
   const running = replication;
   replication = null;
+  prefetch = undefined;
   await running?.stop();
   replicaStore.set(null);
   await current?.db.close();
@@ -168,6 +174,7 @@ export function wipeReplica(name?: string, opts: ReplicaOptions = {}): Promise<v
     if (current && current.name === target) {
       const running = replication;
       replication = null;
+      prefetch = undefined;
       await running?.stop();
       replicaStore.set(null);
       await current.db.remove();

@@ -35,6 +35,7 @@ import {
   voiceReplication,
   type Replicated,
 } from './endpoints';
+import type { PrefetchLink } from '../prefetch/page-link';
 import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
 import { setResyncTarget } from './resync';
 import { markSynced, patchStatus, updatePull } from './sync-status';
@@ -56,6 +57,8 @@ export interface ReplicationOptions {
   readonly perPage?: number;
   /** Default true: SSE, `online`, `visibilitychange` and timers. Tests turn them off. */
   readonly liveTriggers?: boolean;
+  /** The signed-in person's store of answers the service worker pulled ahead on a push (../prefetch). */
+  readonly prefetch?: PrefetchLink;
 }
 
 export interface ReplicationHandle {
@@ -83,7 +86,7 @@ type State = RxReplicationState<PulledDoc, Checkpoint>;
 export function startReplication(open: OpenReplica, options: ReplicationOptions = {}): ReplicationHandle {
   const { db, identity } = open;
   const today = options.today ?? (() => localDay());
-  const running = new Map<string, { replicated: Replicated; state: State; subs: { unsubscribe(): void }[] }>();
+  const running = new Map<string, { replicated: Replicated; state: State; subs: { unsubscribe(): void }[]; recordNext: () => void }>();
   const cleanups: (() => void)[] = [];
   const active = new Map<string, boolean>();
   let stopped = false;
@@ -114,15 +117,33 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     const collection = db.collections[replicated.config.collection as ReplicaCollectionName];
     const config =
       options.perPage && replicated.config.kind === 'pages' ? { ...replicated.config, perPage: options.perPage } : replicated.config;
+    // Pulling ahead (../prefetch): kept answers are offered before each request; the next request is
+    // recorded once the replication is idle again (what it pulled is written by then).
+    const link = options.prefetch;
+    let nextUrl: string | null = null;
+    const recordNext = () => {
+      if (!link || !nextUrl) return;
+      void link.record({ identifier: replicated.config.identifier, topics: replicated.topics, screen: replicated.screen ?? null, url: nextUrl });
+      nextUrl = null;
+    };
     const state = startPull(collection as never, config, eventsFor(replicated), {
       waitForLeadership: leaderOnly && (options.waitForLeadership ?? true),
       retryTime: options.retryTime,
+      prefetch: link
+        ? {
+            take: (url) => link.take(replicated.config.identifier, url),
+            next: (url) => {
+              nextUrl = url;
+            },
+          }
+        : undefined,
     });
     const subs = [
       state.active$.subscribe((isActive) => {
         const was = active.get(replicated.key) ?? false;
         active.set(replicated.key, isActive);
         refreshSyncing();
+        if (was && !isActive) recordNext();
         // Idle again: what it pulled is written; let it tidy what depends on it.
         if (was && !isActive && replicated.afterPull && !stopped) void replicated.afterPull(open).catch(() => undefined);
       }),
@@ -137,7 +158,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       if (running.get(replicated.key)?.state === state) updatePull(replicated.key, name, { firstPullPending: false });
     };
     void state.awaitInitialReplication().then(firstDone, firstDone);
-    running.set(replicated.key, { replicated, state, subs });
+    running.set(replicated.key, { replicated, state, subs, recordNext });
   }
 
   async function cancel(key: string): Promise<void> {
@@ -153,6 +174,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       const settled = internal.streamQueue.down.then(() => internal.checkpointQueue);
       await Promise.race([settled.catch(() => undefined), new Promise((r) => setTimeout(r, 500))]);
     }
+    entry.recordNext();
     await entry.state.cancel();
     refreshSyncing();
   }
@@ -231,7 +253,10 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     }
     if (typeof document !== 'undefined') {
       const onVisible = () => {
-        if (document.visibilityState === 'visible') reSync();
+        if (document.visibilityState !== 'visible') return;
+        // Back in view: the worker may have pulled ahead for a push while this tab was hidden.
+        options.prefetch?.refresh();
+        reSync();
       };
       document.addEventListener('visibilitychange', onVisible);
       cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
@@ -245,6 +270,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     cleanups.push(() => clearInterval(dayTimer));
   }
 
+  options.prefetch?.refresh();
   startAll();
   if (db.multiInstance && (options.waitForLeadership ?? true)) {
     addRxPlugin(RxDBLeaderElectionPlugin);

@@ -17,6 +17,7 @@ import {
 import type { EntryKind } from '@/contract/entry-kind';
 import { feedbackPageSchema, type FeedbackItem } from '@/contract/feedback';
 import { entryPaths, paths } from '@/contract/paths';
+import { pushUrls } from '@/contract/push';
 import { associatedUsersPageSchema, residentDetailsResponseSchema, type AssociatedUser, type ResidentDetails } from '@/contract/residents';
 import { rosterPageSchema, type RosterItem } from '@/contract/rota';
 import { formSchema, type Form } from '@/contract/forms';
@@ -36,6 +37,12 @@ export interface Replicated {
   readonly config: PullConfig;
   /** Runs each time it has written what it pulled and is idle again (tidying what depends on it). */
   readonly afterPull?: (open: OpenReplica) => Promise<void>;
+  /**
+   * A replication that runs only while a screen shows (a comment thread): that screen's path, as a
+   * push names it (src/contract/push.ts pushUrls). The service worker pulls it ahead only for a
+   * push that opens that screen (../prefetch/store.ts).
+   */
+  readonly screen?: string;
 }
 
 function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'> {
@@ -212,7 +219,12 @@ export function commentsReplication(entryType: EntryKind, entryId: string): Repl
     query: { relations: ['creator', 'files'] },
     toDoc: (row) => commentDocOf(entryType, row),
   };
-  return { key: `comments:${entryType}:${entryId}`, topics: [entryType, 'feedback'], config: config as unknown as PullConfig };
+  return {
+    key: `comments:${entryType}:${entryId}`,
+    topics: [entryType, 'feedback'],
+    config: config as unknown as PullConfig,
+    screen: pushUrls.entryThread(entryType, entryId),
+  };
 }
 
 /** A task log as the `tasks` collection stores it (kind `log`; newest task date first by `sort_key`). */

@@ -12,14 +12,19 @@
  * - The modifier keeps an optimistic local document (`sync_state` pending or failed) as it is
  *   (apart from `serverFields`) and parks the server's copy in its encrypted `sync_server` field;
  *   `setSyncState(..., 'synced')` then swaps the server copy in (see ../replica/local-writes.ts).
+ * - Pulled ahead (issue 10, ../prefetch/store.ts): with `prefetch`, each request first looks for an
+ *   answer the service worker kept for exactly that request on a push (used once), and every
+ *   success says which request this replication makes next (the controller keeps it for the
+ *   worker's next push once the replication is idle, so it never competes with the page's writes).
  */
 import type { RxCollection, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { z } from 'zod';
 import type { Checkpoint } from '@/contract/sync';
+import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
-import type { Failure } from '@/api/result';
-import type { ListQuery } from '@/contract/query-string';
+import type { Failure, Result } from '@/api/result';
+import { withQuery, type ListQuery } from '@/contract/query-string';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 
@@ -107,11 +112,29 @@ function pagedQuery(config: PagedPullConfig<SyncedRow>, checkpoint: Checkpoint |
   };
 }
 
+/** A replication's part in pulling ahead (../prefetch): the controller wires it to the person's store. */
+export interface PullPrefetch {
+  /** The answer the service worker kept for exactly this request, or null. */
+  take(url: string): Promise<string | null>;
+  /** The request this replication will make next (kept by the controller once the replication is idle). */
+  next(url: string): void;
+}
+
 export interface StartPullOptions {
   /** Default true: only the elected tab replicates (no effect when the database is single-instance). */
   readonly waitForLeadership?: boolean;
   /** Milliseconds before a failed request is retried (RxDB retries sooner on `online`). */
   readonly retryTime?: number;
+  readonly prefetch?: PullPrefetch;
+}
+
+/** The absolute URL the HTTP client requests for `pathAndQuery` (null where it cannot be known). */
+function requestUrl(pathAndQuery: string): string | null {
+  try {
+    return new URL(`${getApiBase()}${pathAndQuery}`, globalThis.location?.href).href;
+  } catch {
+    return null;
+  }
 }
 
 /** Starts one live pull replication; RxDB resumes from the checkpoint stored in the replica. */
@@ -130,21 +153,49 @@ export function startPull<Row extends SyncedRow>(
     throw new PullError(failure.status, failure.message);
   };
 
+  const prefetch = options.prefetch;
+
+  /** The answer the worker kept for exactly this request, checked like a network answer. */
+  async function keptAnswer<T>(url: string | null, schema: z.ZodType<T>): Promise<Result<T> | null> {
+    if (!prefetch || !url) return null;
+    const body = await prefetch.take(url);
+    if (body === null) return null;
+    try {
+      const parsed = schema.safeParse(JSON.parse(body));
+      return parsed.success ? { ok: true, status: 200, data: parsed.data } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function recordNext(url: string | null): void {
+    if (prefetch && url) prefetch.next(url);
+  }
+
   const handler = async (checkpoint: Checkpoint | undefined, batchSize: number) => {
     if (generic.kind === 'single') {
-      const result = await fetchOne(generic.path, generic.schema);
+      const url = prefetch ? requestUrl(generic.path) : null;
+      const kept = await keptAnswer(url, generic.schema);
+      // A kept copy older than what the replica holds is no answer: ask the server.
+      const usable = kept?.ok && isAfter({ updated_at: kept.data.data.updated_at, id: kept.data.data.id }, checkpoint) ? kept : null;
+      const result = usable ?? (await fetchOne(generic.path, generic.schema));
       if (!result.ok) return fail(result);
       const row = result.data.data;
       const next = { updated_at: row.updated_at, id: row.id };
       const fresh = isAfter(next, checkpoint);
       events.onSuccess(generic, true);
+      recordNext(url);
       return { documents: fresh ? [withSync(row)] : [], checkpoint: fresh ? next : checkpoint };
     }
-    const result = await fetchPage(generic.path, pagedQuery(generic, checkpoint, batchSize), generic.schema);
+    const query = pagedQuery(generic, checkpoint, batchSize);
+    const kept = await keptAnswer(prefetch ? requestUrl(withQuery(generic.path, query)) : null, generic.schema);
+    const result = kept ?? (await fetchPage(generic.path, query, generic.schema));
     if (!result.ok) return fail(result);
     const page = result.data;
+    const next = page.meta.checkpoint ?? checkpoint;
     events.onSuccess(generic, !page.meta.has_more);
-    return { documents: page.data.map(withSync), checkpoint: page.meta.checkpoint ?? checkpoint };
+    if (prefetch) recordNext(requestUrl(withQuery(generic.path, pagedQuery(generic, next, batchSize))));
+    return { documents: page.data.map(withSync), checkpoint: next };
   };
 
   /** A pending or failed optimistic document stays; the server's copy waits in `sync_server`. */

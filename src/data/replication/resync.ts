@@ -4,8 +4,7 @@
  * worker, reaches the leader through the `hearth-resync` BroadcastChannel with `{topics}`.
  */
 import type { SyncTopic } from '@/contract/sync';
-
-export const RESYNC_CHANNEL = 'hearth-resync';
+import { RESYNC_CHANNEL } from '@/contract/sync-topics';
 
 export interface ResyncMessage {
   readonly topics?: readonly SyncTopic[];

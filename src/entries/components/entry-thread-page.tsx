@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
+import { useLeaveWhenGone } from '@/components/use-leave-when-gone';
 import { messages } from '@/contract/messages';
 import type { Live } from '@/data/hooks/use-live';
 import type { EntryDoc } from '@/data/replica/types';
@@ -19,8 +20,12 @@ export interface EntryThreadPageProps {
   readonly update: CommentThreadProps['update'];
 }
 
-/** One thread page for journal and voice: an entry and the comments on it. The feature supplies what differs. */
+/**
+ * One thread page for journal and voice: an entry and the comments on it. The feature supplies what
+ * differs. An entry that is not on the device, opened from a notification, goes on to the dashboard.
+ */
 export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, post, update }: EntryThreadPageProps) {
+  useLeaveWhenGone(!entry.loading && !entry.data);
   return (
     <div className="page page--prose">
       <PageHeading>{heading}</PageHeading>

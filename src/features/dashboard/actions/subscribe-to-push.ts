@@ -9,6 +9,19 @@ export const PUSH_UNAVAILABLE = 'Notifications are not available yet.';
 export const PUSH_NOT_ALLOWED = 'Notifications are switched off for Hearth in this browser.';
 
 export const PUSH_SUBSCRIBED = 'Done! You will get a notification when staff reply.';
+/** The browser's push service refused or could not be reached (no network, a browser without one). */
+export const PUSH_SUBSCRIBE_FAILED = 'Hearth could not turn on notifications in this browser just now. Please try again later.';
+
+/** A push service that never answers must not leave the button spinning. */
+const SUBSCRIBE_TIMEOUT_MS = 30_000;
+
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('The push service did not answer')), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** The server's VAPID public key (base64url) from GET /api/app-config; null when it has none. */
 export async function pushPublicKey(): Promise<string | null> {
@@ -66,9 +79,9 @@ export async function subscribeToPush(userId: string, publicKey?: string | null)
   if (!registration.pushManager) return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
   let subscription: PushSubscription;
   try {
-    subscription = await subscriptionFor(registration.pushManager, base64UrlToBytes(key));
+    subscription = await withinTime(subscriptionFor(registration.pushManager, base64UrlToBytes(key)), SUBSCRIBE_TIMEOUT_MS);
   } catch {
-    return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
+    return { ok: false, status: 0, message: PUSH_SUBSCRIBE_FAILED };
   }
   const parsed = pushSubscribeRequestSchema.safeParse({ user_id: userId, subscription: subscription.toJSON() });
   if (!parsed.success) return { ok: false, status: 0, message: PUSH_UNAVAILABLE };

@@ -1,4 +1,5 @@
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
+import type { GoneState } from '@/components/use-leave-when-gone';
 import { useResidentDetails, useUserPhoto } from '@/data/hooks';
 import { usePoints } from '@/data/hooks/use-points';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
@@ -6,6 +7,7 @@ import { Avatar } from '@/components/avatar';
 import { Icon, type IconName } from '@/components/icon';
 import { PageHeading } from '@/components/page-heading';
 import { FeedbackPanel } from './feedback-panel';
+import { InstallOffer } from './install-offer';
 import { PushOptIn } from './push-opt-in';
 import { ResidentDetailsPanel } from './resident-details-panel';
 import { RewardPointsCard } from './reward-points-card';
@@ -38,6 +40,7 @@ export function DashboardPage() {
   const flags = useFeatureFlags();
   const details = useResidentDetails();
   const points = usePoints();
+  const arrivedFrom = useLocation().state as Partial<GoneState> | null;
   const user = account?.user;
   const photo = useUserPhoto(user?.has_photo && user.id ? user.id : null);
   if (!account || !user) return null;
@@ -56,6 +59,12 @@ export function DashboardPage() {
         <Avatar src={photo} firstName={first} lastName={last} />
         <PageHeading>{name ? `Hi ${name}` : 'Hi there'}</PageHeading>
       </div>
+
+      {arrivedFrom?.gone ? (
+        <p className="callout dashboard__gone" role="status">
+          What that notification was about is no longer in Hearth, so here is your dashboard.
+        </p>
+      ) : null}
 
       {showPoints ? <RewardPointsCard points={points.data?.balance ?? null} pending={points.data?.pending ?? 0} spending={points.data?.spending ?? 0} /> : null}
 
@@ -99,6 +108,7 @@ export function DashboardPage() {
       ) : null}
 
       <PushOptIn />
+      <InstallOffer />
     </div>
   );
 }

@@ -1,12 +1,16 @@
+import { Link } from 'react-router-dom';
 import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { useFeedback, useFeedbackCounts } from '@/data/hooks';
 import { useFeatureFlags } from '@/data/session-store';
 import { LoadingText } from '@/components/loading-text';
-import { FeedbackItem } from './feedback-item';
+import { FeedbackItem } from '@/entries/components/feedback-item';
 
 const MAX_ITEMS = 5;
 
-/** "New replies": staff comments awaiting the young person's answer (SPEC §4), newest first, with counts per type. */
+/**
+ * "New replies": staff comments awaiting the young person's answer (SPEC §4), newest first, with
+ * counts per type; the newest five, and the way to all of them on /feedback.
+ */
 export function FeedbackPanel() {
   const flags = useFeatureFlags();
   const feedback = useFeedback();
@@ -36,11 +40,16 @@ export function FeedbackPanel() {
       ) : items.length === 0 ? (
         <p className="dash-card__empty">No new replies</p>
       ) : (
-        <ul className="replies" aria-labelledby="replies-title">
-          {items.slice(0, MAX_ITEMS).map((item) => (
-            <FeedbackItem key={item.id} item={item} />
-          ))}
-        </ul>
+        <>
+          <ul className="replies" aria-labelledby="replies-title">
+            {items.slice(0, MAX_ITEMS).map((item) => (
+              <FeedbackItem key={item.id} item={item} />
+            ))}
+          </ul>
+          <p className="dash-card__more">
+            <Link to="/feedback">{items.length > MAX_ITEMS ? `See all ${items.length} new replies` : 'See all new replies'}</Link>
+          </p>
+        </>
       )}
     </section>
   );

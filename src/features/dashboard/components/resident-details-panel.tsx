@@ -1,6 +1,6 @@
 import type { ResidentDoc } from '@/data/replica';
 import { LoadingText } from '@/components/loading-text';
-import { PersonAvatar } from './person-avatar';
+import { PersonAvatar } from '@/components/person-avatar';
 
 /** The young person's details: their home and key worker. */
 export function ResidentDetailsPanel({ resident, loading }: { resident: ResidentDoc | null; loading: boolean }) {

@@ -1,5 +1,5 @@
 import type { RosterDoc } from '@/data/replica';
-import { PersonAvatar } from './person-avatar';
+import { PersonAvatar } from '@/components/person-avatar';
 
 /** One person on shift today: photo or initials, name, and hours "07:00–15:00". */
 export function RosterItem({ shift, isKeyWorker }: { shift: RosterDoc; isKeyWorker: boolean }) {

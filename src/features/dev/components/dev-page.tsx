@@ -5,9 +5,17 @@ import { useDevMailbox } from '@/data/use-dev-mailbox';
 import { useOnlineStatus } from '@/data/use-online-status';
 import { PageHeading } from '@/components/page-heading';
 import { useServiceWorkerState } from '../hooks/use-service-worker-state';
-import { useStorageState } from '../hooks/use-storage-state';
+import { useStorageState, type StorageState } from '../hooks/use-storage-state';
 
 const megabytes = (bytes: number | null): string => (bytes === null ? 'Unknown' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+/** navigator.storage.persist()'s answer when Hearth asked after sign-in (once per device). */
+function askedText(asked: StorageState['asked']): string {
+  if (!asked) return 'Not asked yet';
+  if (!asked.supported) return 'Not supported by this browser';
+  const when = new Date(asked.asked_at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return `${asked.granted ? 'Granted' : 'Not granted'} (${when})`;
+}
 
 /** /dev: build facts for whoever is testing, and the development mailbox when the server has one. */
 export function DevPage() {
@@ -35,6 +43,8 @@ export function DevPage() {
         </dd>
         <dt>Persistent storage</dt>
         <dd>{storage.persisted === null ? 'Unknown' : storage.persisted ? 'Yes' : 'No'}</dd>
+        <dt>Asked after sign-in</dt>
+        <dd>{askedText(storage.asked)}</dd>
         <dt>Service worker</dt>
         <dd>{worker}</dd>
         <dt>Outbox</dt>

@@ -1,9 +1,14 @@
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { useLeaveWhenGone } from '@/components/use-leave-when-gone';
 import { taskMessages } from '@/contract/tasks';
 
-/** SPEC §8 "Objective not found": a log id the replica does not have after its first pull. */
+/**
+ * SPEC §8 "Objective not found": a log id the replica does not have after its first pull. Opened
+ * from a notification, it goes on to the dashboard instead (issue 10).
+ */
 export function ObjectiveNotFound() {
+  useLeaveWhenGone(true);
   return (
     <EmptyState
       title={taskMessages.objectiveNotFound}

@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
 import type { FeedbackDoc } from '@/data/replica';
+import { PersonAvatar } from '@/components/person-avatar';
 import { RelativeTime } from '@/components/relative-time';
-import { PersonAvatar } from './person-avatar';
+import './feedback.css';
 
 const MAX_COMMENT = 160;
 
@@ -14,7 +15,10 @@ const shorten = (text: string, max: number) => {
 export const threadPath = (item: Pick<FeedbackDoc, 'type' | 'entry_id'>): string =>
   item.type === 'journal' ? `/entries/comments/${item.entry_id}` : `/voice/comments/${item.entry_id}`;
 
-/** One staff reply waiting for the young person: who, what they said, when, and the way to the thread. */
+/**
+ * One staff reply waiting for the young person: who, what they said, when, and the way to the thread.
+ * Shared by the dashboard's "New replies" and the feedback page (SPEC §4's feedback items).
+ */
 export function FeedbackItem({ item }: { item: FeedbackDoc }) {
   const comment = item.latest_comment;
   const who = `${comment.creator.first_name} ${comment.creator.last_name}`.trim();

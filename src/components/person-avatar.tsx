@@ -1,5 +1,5 @@
 import { useUserPhoto } from '@/data/hooks';
-import { Avatar } from '@/components/avatar';
+import { Avatar } from './avatar';
 
 interface Person {
   id: string;
