@@ -32,6 +32,52 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { deny
 // The first install controls the open page at once (nothing to disagree with); updates wait.
 clientsClaim();
 
+// --- viewer code (issue 11) ---------------------------------------------------------------------
+
+/**
+ * The PDF viewer's engine (pdf.js, ~420 KB, and its worker, ~1.2 MB) is left out of the precache
+ * (vite.config.ts): most young people never open a PDF, and the first install stays small. It is
+ * cached here instead, cache first, the first time it is loaded (a PDF opened) or when the page asks
+ * (`hearth:cache-viewer`, sent when a PDF is kept on the device), so a kept PDF opens offline.
+ * Hashed file names: a new build's copy replaces the old one. Not personal data (sign-out's wipe of
+ * personal caches may remove it; the next kept PDF brings it back).
+ */
+const VIEWER_CACHE = 'hearth-viewer-code';
+const VIEWER_FILE = /^\/assets\/(pdf-engine|pdf\.worker\.min)-[\w-]+\.m?js$/;
+
+const isViewerCode = (url: URL): boolean => url.origin === self.location.origin && VIEWER_FILE.test(url.pathname);
+const viewerKind = (url: URL): string => VIEWER_FILE.exec(url.pathname)?.[1] ?? '';
+
+async function cacheViewerResponse(cache: Cache, url: URL, response: Response): Promise<void> {
+  await cache.put(url.href, response);
+  for (const request of await cache.keys()) {
+    const old = new URL(request.url);
+    if (old.href !== url.href && viewerKind(old) === viewerKind(url)) await cache.delete(request);
+  }
+}
+
+async function viewerCode(request: Request): Promise<Response> {
+  const cache = await caches.open(VIEWER_CACHE);
+  const hit = await cache.match(request.url);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await cacheViewerResponse(cache, new URL(request.url), response.clone());
+  return response;
+}
+
+async function cacheViewer(urls: readonly unknown[]): Promise<void> {
+  const cache = await caches.open(VIEWER_CACHE);
+  for (const value of urls) {
+    if (typeof value !== 'string') continue;
+    const url = new URL(value, self.location.origin);
+    if (!isViewerCode(url) || (await cache.match(url.href))) continue;
+    const response = await fetch(url.href, { credentials: 'same-origin' });
+    if (response.ok) await cacheViewerResponse(cache, url, response);
+  }
+}
+
+registerRoute(({ url }) => isViewerCode(url), ({ request }) => viewerCode(request));
+
 // --- outbox ------------------------------------------------------------------------------------
 
 let channel: BroadcastChannel | null = null;
@@ -86,6 +132,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if (!data || typeof data.type !== 'string') return;
   if (data.type === 'SKIP_WAITING') {
     void self.skipWaiting();
+    return;
+  }
+  if (data.type === 'hearth:cache-viewer') {
+    const urls = (data as { urls?: unknown }).urls;
+    event.waitUntil(cacheViewer(Array.isArray(urls) ? urls : []).catch(() => undefined));
     return;
   }
   const command = data as OutboxCommand;

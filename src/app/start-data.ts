@@ -23,6 +23,7 @@ import { loadAppConfig } from '@/data/app-config-store';
 import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
+import { configureKeeper } from '@/data/documents/keeper';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
@@ -41,17 +42,23 @@ import {
 /**
  * What the outbox does to the replica after a replay. The one place that knows the settle code of
  * each kind of write: objectives' comments and reviews (`tasks`) settle with the objectives
- * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, everything else
- * with the entries module's.
+ * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, a form
+ * document's answers (`documents`, delivered or refused) with the documents feature's, everything
+ * else with the entries module's.
  */
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
   settleDelivered: async (local, sync, result) => {
     if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
     if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
+    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
   },
-  setSyncState: (local, sync) => setSyncState(local.collection, local.id, sync),
+  setSyncState: async (local, sync, result) => {
+    // A form document's refused answers keep the server's field errors (shown beside the questions).
+    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
+    return setSyncState(local.collection, local.id, sync);
+  },
   requestResync: (topics) => requestResync(topics),
 });
 
@@ -119,6 +126,16 @@ export function startData(options: StartDataOptions = {}): () => void {
   stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
 
   if (replica !== false) stops.push(followSession(replica));
+
+  // A PDF kept on the device needs its viewer's code offline too: it is not in the precache (about
+  // 1.6 MB that most people never use), so keeping the first PDF fetches it into the worker's cache.
+  stops.push(
+    configureKeeper({
+      fileKept: (mime) => {
+        if (mime === 'application/pdf') void import('@/features/documents/pdf/pdf-engine').then((engine) => engine.warmPdfEngine()).catch(() => undefined);
+      },
+    }),
+  );
 
   options.startServiceWorker?.();
   if (options.outbox !== false) stops.push(startOutbox());
