@@ -23,7 +23,7 @@ import { loadAppConfig } from '@/data/app-config-store';
 import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
-import { configureKeeper } from '@/data/documents/keeper';
+import { configureKeeper } from '@/data/documents/keeper-hooks';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
@@ -132,7 +132,7 @@ export function startData(options: StartDataOptions = {}): () => void {
   stops.push(
     configureKeeper({
       fileKept: (mime) => {
-        if (mime === 'application/pdf') void import('@/features/documents/pdf/pdf-engine').then((engine) => engine.warmPdfEngine()).catch(() => undefined);
+        if (mime === 'application/pdf') void import('@/features/documents/pdf/load-pdf-engine').then(({ loadPdfEngine }) => loadPdfEngine()).then((engine) => engine.warmPdfEngine()).catch(() => undefined);
       },
     }),
   );

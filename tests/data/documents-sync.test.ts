@@ -249,8 +249,8 @@ describe('documents on the device with the real server', () => {
     const form = await shareReviewForm('Offline form');
     await pull();
     await saveDraft(documentDraftKey(form.id), { answers: { going_well: 'draft' }, files: [] });
-    const photo = await storeLocalFile(open.db, new Blob([pngImage(12, 12, [10, 120, 200])], { type: 'image/png' }), 'proud.png');
-    const signature = await storeLocalFile(open.db, new Blob([pngImage(40, 12, [0, 0, 0])], { type: 'image/png' }), 'signature.png');
+    const photo = await storeLocalFile(open.db, new Blob([new Uint8Array(pngImage(12, 12, [10, 120, 200]))], { type: 'image/png' }), 'proud.png');
+    const signature = await storeLocalFile(open.db, new Blob([new Uint8Array(pngImage(40, 12, [0, 0, 0]))], { type: 'image/png' }), 'signature.png');
     const answers = {
       going_well: 'Football on Saturdays.',
       worries: null,
@@ -304,7 +304,7 @@ describe('documents on the device with the real server', () => {
     await pull();
     const draft = { answers: { going_well: 'Keep me' }, files: [] as EntryFile[] };
     await saveDraft(documentDraftKey(form.id), draft);
-    const signature = await storeLocalFile(open.db, new Blob([pngImage(40, 12, [0, 0, 0])], { type: 'image/png' }), 'signature.png');
+    const signature = await storeLocalFile(open.db, new Blob([new Uint8Array(pngImage(40, 12, [0, 0, 0]))], { type: 'image/png' }), 'signature.png');
     const answers = { going_well: 'Keep me', happy_here: 'no', signature: { file_id: signature.id } };
 
     online = false;

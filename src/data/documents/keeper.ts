@@ -27,26 +27,8 @@ import {
 import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import type { DocumentDoc, DocumentStateDoc, DocumentsCollectionDoc, KeptBlob, KeptManifest } from '../replica/types';
 import { chunkCount, chunkRange, KEPT_CHUNK_BYTES, removeKeptFiles, storeChunk } from './kept-bytes';
+import { keeperHooks } from './keeper-hooks';
 import { askPersistentStorageOnce } from './persistent-storage';
-
-export interface KeeperHooks {
-  /**
-   * A file of this type is now kept whole: the composition root warms what shows it offline (the
-   * PDF viewer's code, which is not in the precache).
-   */
-  readonly fileKept?: (mime: string) => void;
-}
-
-let hooks: KeeperHooks = {};
-
-/** The composition root (src/app/start-data.ts) says what else happens when files are kept. */
-export function configureKeeper(next: KeeperHooks): () => void {
-  const previous = hooks;
-  hooks = next;
-  return () => {
-    if (hooks === next) hooks = previous;
-  };
-}
 
 const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
 
@@ -173,7 +155,7 @@ async function keepDocument(db: ReplicaDatabase, row: DocumentDoc, state: Docume
     if (outcome === 'stopped') return 'done';
     if (outcome === 'kept') {
       void askPersistentStorageOnce().catch(() => undefined);
-      hooks.fileKept?.(file.mime);
+      keeperHooks().fileKept?.(file.mime);
     }
   }
   return 'done';
