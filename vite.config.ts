@@ -38,11 +38,11 @@ export default defineConfig({
         ],
       },
       injectManifest: {
-        // Every route chunk too: they are small and hashed, and every screen then works offline.
+        // Every route chunk too: they are small and hashed, and every screen then works offline. Not
+        // the PDF viewer's engine (pdf.js and its worker, `.mjs` files copied from pdfjs-dist): the
+        // worker caches them on demand (sw/sw.ts "viewer code").
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        // The PDF viewer's engine (pdf.js and its worker) is cached by the worker when first used or
-        // when a PDF is kept offline (sw/sw.ts "viewer code"), not installed with everything else.
-        globIgnores: ['sw.js', '**/pdf-engine-*.js', '**/pdf.worker.min-*'],
+        globIgnores: ['sw.js'],
         // RxDB's chunk is large; a chunk past this would silently miss the precache, so fail instead.
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
         rollupFormat: 'es',

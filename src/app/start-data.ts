@@ -23,7 +23,6 @@ import { loadAppConfig } from '@/data/app-config-store';
 import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
-import { configureKeeper } from '@/data/documents/keeper-hooks';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { setSyncState } from '@/data/replica/local-writes';
@@ -126,16 +125,6 @@ export function startData(options: StartDataOptions = {}): () => void {
   stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
 
   if (replica !== false) stops.push(followSession(replica));
-
-  // A PDF kept on the device needs its viewer's code offline too: it is not in the precache (about
-  // 1.6 MB that most people never use), so keeping the first PDF fetches it into the worker's cache.
-  stops.push(
-    configureKeeper({
-      fileKept: (mime) => {
-        if (mime === 'application/pdf') void import('@/features/documents/pdf/load-pdf-engine').then(({ loadPdfEngine }) => loadPdfEngine()).then((engine) => engine.warmPdfEngine()).catch(() => undefined);
-      },
-    }),
-  );
 
   options.startServiceWorker?.();
   if (options.outbox !== false) stops.push(startOutbox());

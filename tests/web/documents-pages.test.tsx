@@ -61,7 +61,6 @@ vi.mock('@/features/documents/pdf/load-pdf-engine', () => ({
   loadPdfEngine: async () => fakeEngine,
 }));
 const fakeEngine = vi.hoisted(() => ({
-  warmPdfEngine: () => undefined,
   isRenderCancelled: () => false,
   openPdf: async () => ({
     pageCount: fake.pdfPages.length,

@@ -27,7 +27,7 @@ import {
 import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import type { DocumentDoc, DocumentStateDoc, DocumentsCollectionDoc, KeptBlob, KeptManifest } from '../replica/types';
 import { chunkCount, chunkRange, KEPT_CHUNK_BYTES, removeKeptFiles, storeChunk } from './kept-bytes';
-import { keeperHooks } from './keeper-hooks';
+import { keepViewerCode } from './viewer-code';
 import { askPersistentStorageOnce } from './persistent-storage';
 
 const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
@@ -106,12 +106,16 @@ async function keepOnce(db: ReplicaDatabase): Promise<void> {
   }
 
   // Smallest first: most documents are ready offline soonest.
+  let pdfKept = false;
   for (const row of [...rows].sort((a, b) => a.size - b.size)) {
     if (db.closed) return;
     const state = states.get(row.id) ?? null;
     const stopped = await keepDocument(db, row, state);
-    if (stopped === 'offline') return;
+    if (stopped === 'offline') break;
+    pdfKept ||= row.kind === 'file' && row.file?.mime === 'application/pdf' && wantsKept(row, state);
   }
+  // A PDF on the device needs its viewer's code offline too.
+  if (pdfKept) keepViewerCode();
 }
 
 /** Makes the device hold what it should of one document; 'offline' when the network failed. */
@@ -155,7 +159,6 @@ async function keepDocument(db: ReplicaDatabase, row: DocumentDoc, state: Docume
     if (outcome === 'stopped') return 'done';
     if (outcome === 'kept') {
       void askPersistentStorageOnce().catch(() => undefined);
-      keeperHooks().fileKept?.(file.mime);
     }
   }
   return 'done';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { LoadingText } from '@/components/loading-text';
+import { keepViewerCode } from '@/data/documents/viewer-code';
 import { loadPdfEngine, type PdfEngineModule } from '../pdf/load-pdf-engine';
 import { blobBytes } from '../read-blob';
 import type { PdfHandle } from '../pdf/pdf-engine';
@@ -36,7 +37,7 @@ export function PdfViewer({ blob, title }: { blob: Blob; title: string }) {
     void (async () => {
       try {
         const api = await loadPdfEngine();
-        api.warmPdfEngine();
+        keepViewerCode();
         pdf = await api.openPdf(await blobBytes(blob));
         if (live) setEngine({ api, pdf });
         else void pdf.destroy();

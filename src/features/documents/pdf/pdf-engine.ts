@@ -12,10 +12,23 @@
  * fetched from elsewhere: no CMaps, standard fonts or wasm (PDFs that need them fall back to the
  * system's fonts; JPEG 2000 and JBIG2 pictures inside a PDF may not show).
  */
-import { getDocument, GlobalWorkerOptions, TextLayer, type PDFDocumentProxy } from 'pdfjs-dist';
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import type * as Pdfjs from 'pdfjs-dist';
+import type { PDFDocumentProxy, TextLayer } from 'pdfjs-dist';
+import { PDF_VIEWER_FILES } from '@/data/documents/viewer-files';
 
-GlobalWorkerOptions.workerSrc = workerUrl;
+let loading: Promise<typeof Pdfjs> | null = null;
+
+/** pdf.js itself, from its file on this origin (once per page). */
+function pdfjs(): Promise<typeof Pdfjs> {
+  loading ??= (import(/* @vite-ignore */ PDF_VIEWER_FILES.engine) as Promise<typeof Pdfjs>).then((module) => {
+    module.GlobalWorkerOptions.workerSrc = PDF_VIEWER_FILES.worker;
+    return module;
+  });
+  loading.catch(() => {
+    loading = null;
+  });
+  return loading;
+}
 
 export interface PdfSize {
   readonly width: number;
@@ -48,6 +61,7 @@ export const isRenderCancelled = (error: unknown): boolean =>
   error instanceof RenderCancelled || (error instanceof Error && error.name === 'RenderingCancelledException');
 
 export async function openPdf(bytes: Uint8Array): Promise<PdfHandle> {
+  const { getDocument, TextLayer: TextLayerClass } = await pdfjs();
   const task = getDocument({
     data: bytes,
     isEvalSupported: false,
@@ -95,20 +109,11 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfHandle> {
       textLayer.replaceChildren();
       textLayer.style.setProperty('--scale-factor', String(scale));
       textLayer.style.setProperty('--total-scale-factor', String(scale));
-      text = new TextLayer({ textContentSource: page.streamTextContent(), container: textLayer, viewport });
+      text = new TextLayerClass({ textContentSource: page.streamTextContent(), container: textLayer, viewport });
       await text.render();
       if (cancelled) throw new RenderCancelled();
       return { width: viewport.width, height: viewport.height };
     },
     destroy: () => task.destroy(),
   };
-}
-
-/**
- * Asks the service worker to keep the viewer's code (this chunk and pdf.js's worker) for offline
- * use: called when a PDF is kept on the device, and when one is opened.
- */
-export function warmPdfEngine(): void {
-  const worker = typeof navigator === 'undefined' ? null : navigator.serviceWorker?.controller;
-  worker?.postMessage({ type: 'hearth:cache-viewer', urls: [import.meta.url, new URL(workerUrl, location.href).href] });
 }
