@@ -38,7 +38,9 @@ export default defineConfig({
         ],
       },
       injectManifest: {
-        // Every route chunk too: they are small and hashed, and every screen then works offline.
+        // Every route chunk too: they are small and hashed, and every screen then works offline. Not
+        // the PDF viewer's engine (pdf.js and its worker, `.mjs` files copied from pdfjs-dist): the
+        // worker caches them on demand (sw/sw.ts "viewer code").
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         globIgnores: ['sw.js'],
         // RxDB's chunk is large; a chunk past this would silently miss the precache, so fail instead.

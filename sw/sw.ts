@@ -30,10 +30,62 @@ declare const self: ServiceWorkerGlobalScope;
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+// --- viewer code (issue 11) ---------------------------------------------------------------------
+
+/**
+ * The PDF viewer's engine (pdf.js, ~420 KB, and its worker, ~1.2 MB: `.mjs` files Vite copies from
+ * pdfjs-dist) is not in the precache: most young people never open a PDF, and the first install
+ * stays small. It is cached here, in a cache of its own, cache first, the first time it is loaded (a
+ * PDF opened online) or when a page asks (`hearth:cache-viewer` with the two addresses: a PDF is kept
+ * on the device), so a kept PDF opens offline. Only those two files of this origin are accepted;
+ * a new build's copy (another hashed name) replaces the old one. Not personal data (sign-out's wipe
+ * of other caches may remove it; the next keeping pass with a PDF brings it back).
+ */
+const VIEWER_CACHE = 'hearth-viewer-code';
+const VIEWER_FILE = /^\/assets\/(pdf|pdf\.worker)\.min-[\w-]+\.mjs$/;
+
+const isViewerCode = (url: URL): boolean => url.origin === self.location.origin && VIEWER_FILE.test(url.pathname);
+const viewerKind = (url: URL): string => VIEWER_FILE.exec(url.pathname)?.[1] ?? '';
+
+/** Stores one viewer file and drops any other build's copy of the same file. */
+async function keepViewerFile(cache: Cache, url: URL, response: Response): Promise<void> {
+  await cache.put(url.href, response);
+  for (const request of await cache.keys()) {
+    const other = new URL(request.url);
+    if (other.href !== url.href && viewerKind(other) === viewerKind(url)) await cache.delete(request);
+  }
+}
+
+async function viewerCode(request: Request): Promise<Response> {
+  const cache = await caches.open(VIEWER_CACHE);
+  const hit = await cache.match(request.url);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await keepViewerFile(cache, new URL(request.url), response.clone());
+  return response;
+}
+
+async function cacheViewer(urls: readonly unknown[]): Promise<void> {
+  const cache = await caches.open(VIEWER_CACHE);
+  for (const value of urls) {
+    if (typeof value !== 'string') continue;
+    const url = new URL(value, self.location.href);
+    if (!isViewerCode(url) || (await cache.match(url.href))) continue;
+    const response = await fetch(url.href, { credentials: 'same-origin' });
+    if (response.ok) await keepViewerFile(cache, url, response);
+  }
+}
+
+registerRoute(({ url }) => isViewerCode(url), ({ request }) => viewerCode(request));
+
+// Navigations (not the API) get the precached shell.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/sw\.js$/] }));
 
 // The first install controls the open page at once (nothing to disagree with); updates wait.
 clientsClaim();
+
+
 
 // --- outbox ------------------------------------------------------------------------------------
 
@@ -89,6 +141,11 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
   if (!data || typeof data.type !== 'string') return;
   if (data.type === 'SKIP_WAITING') {
     void self.skipWaiting();
+    return;
+  }
+  if (data.type === 'hearth:cache-viewer') {
+    const urls = (data as { urls?: unknown }).urls;
+    event.waitUntil(cacheViewer(Array.isArray(urls) ? urls : []).catch(() => undefined));
     return;
   }
   const command = data as OutboxCommand;

@@ -31,6 +31,9 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
+        // Documents (issue 11): a video or recording kept on the device plays from its decrypted bytes
+        // (a blob: URL); one that is not kept streams from the API on this origin.
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...regionOrigins(app.config.regions)],
         workerSrc: ["'self'"],

@@ -28,6 +28,10 @@ export interface RequestOptions<T> {
   base?: string;
   /** Auth calls made before a session exists: a 401 there does not expire anything. */
   skipSessionHandling?: boolean;
+  /** Extra request headers (a document's `Range`). */
+  headers?: Record<string, string>;
+  /** Work in the background (keeping documents offline): not shown by the top loading bar. */
+  quiet?: boolean;
 }
 
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
@@ -101,9 +105,10 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   const url = /^https?:\/\//.test(path) ? path : `${base}${path}`;
   const retries = options.retries ?? (isRead(method) ? retryPolicy.retries : 0);
 
-  trackRequest(1);
+  const track = options.quiet ? () => undefined : trackRequest;
+  track(1);
   try {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (!isRead(method)) {
       await ensureCsrfCookie(base);
@@ -154,6 +159,6 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     console.error(`Unexpected answer from ${method} ${path}`, parsed.error.issues);
     return { ok: false, status: response.status, message: '' };
   } finally {
-    trackRequest(-1);
+    track(-1);
   }
 }

@@ -104,9 +104,21 @@ export const routes: RouteObject[] = [
             lazy: lazyPage(() => import('@/features/account/components/change-password-page'), (m) => m.ChangePasswordPage),
           },
           {
+            // SPEC §2 lists no guard for /documents: it reads the replica and works offline; a document
+            // that is not kept says so itself (docs/decisions.md "Documents (issue 11): client").
             path: 'documents',
-            handle: h({ name: 'Documents' }),
+            handle: h({ name: 'Documents', offline: true }),
             lazy: lazyPage(() => import('@/features/documents/components/documents-page'), (m) => m.DocumentsPage),
+          },
+          {
+            path: 'documents/:id',
+            handle: h({ name: 'Document', offline: true }),
+            lazy: lazyPage(() => import('@/features/documents/components/document-page'), (m) => m.DocumentPage),
+          },
+          {
+            path: 'documents/:id/page/:pageId',
+            handle: h({ name: 'Book page', offline: true }),
+            lazy: lazyPage(() => import('@/features/documents/components/book-page'), (m) => m.BookPageView),
           },
           {
             path: 'feedback',

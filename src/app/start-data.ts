@@ -46,17 +46,23 @@ import {
 /**
  * What the outbox does to the replica after a replay. The one place that knows the settle code of
  * each kind of write: objectives' comments and reviews (`tasks`) settle with the objectives
- * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, everything else
- * with the entries module's.
+ * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, a form
+ * document's answers (`documents`, delivered or refused) with the documents feature's, everything
+ * else with the entries module's.
  */
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
   settleDelivered: async (local, sync, result) => {
     if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
     if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
+    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
   },
-  setSyncState: (local, sync) => setSyncState(local.collection, local.id, sync),
+  setSyncState: async (local, sync, result) => {
+    // A form document's refused answers keep the server's field errors (shown beside the questions).
+    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
+    return setSyncState(local.collection, local.id, sync);
+  },
   requestResync: (topics) => requestResync(topics),
 });
 

@@ -52,6 +52,7 @@ describe('verdictOf: what an answer means', () => {
     expect(verdictOf({ status: 422, body: { message: chosenMessages.validationFailed, errors: { file: ['Inappropriate image'] } } }, 'own')).toEqual({
       kind: 'failed',
       message: 'Inappropriate image',
+      errors: { file: ['Inappropriate image'] },
     });
   });
 
@@ -93,6 +94,10 @@ describe('nextRecord: the entry after an answer', () => {
   it('failed: the message sealed, the body kept', () => {
     const next = nextRecord(record(), 422, { kind: 'failed', message: 'Closed' }, context);
     expect(next).toMatchObject({ state: 'failed', failure: 'sealed(failure:"Closed")', request: 'sealed-request', attempts: 1, lastStatus: 422, notified: false });
+    expect(next.result).toBeNull();
+    // A refusal's field errors are sealed too, for the screen that shows them beside its fields.
+    const withErrors = nextRecord(record(), 422, { kind: 'failed', message: 'Fix it', errors: { 'answers.x': ['Required'] } }, context);
+    expect(withErrors.result).toBe('sealed(result:{"id":null,"data":null,"errors":{"answers.x":["Required"]}})');
   });
 
   it('does not change the entry it is given', () => {

@@ -293,7 +293,7 @@ describe('plumbing', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     for (const directive of [
       "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-      "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "frame-ancestors 'none'", "object-src 'none'",
+      "media-src 'self' blob:", "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "frame-ancestors 'none'", "object-src 'none'",
       "base-uri 'none'", "form-action 'self'",
     ]) expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-eval');

@@ -26,6 +26,8 @@ export interface FormFillProps {
   'aria-label'?: string;
   /** Level of section headings in the form (group headings one below); 2 by default. */
   headingLevel?: 2 | 3;
+  /** Field errors to show when the form opens (answers the server refused after they were queued). Read when the form mounts. */
+  initialErrors?: Record<string, string[] | string> | null;
 }
 
 const NO_FORMS: readonly RelatedFormOption[] = [];
@@ -35,8 +37,8 @@ const NO_FORMS: readonly RelatedFormOption[] = [];
  * keyboard alone. `onSubmit` receives an answer for every answerable field (null when unanswered,
  * so a cleared answer is cleared on the server too); rows the renderer cannot show have none.
  */
-export function FormFill({ fields, defaultValues, files, relatedForms = NO_FORMS, onChange, onSubmit, submitLabel, actions, disabled = false, 'aria-label': ariaLabel, headingLevel = 2 }: FormFillProps) {
-  const { form, definition, formRef, formErrors, submit, busy, trackFile } = useFormFill({ fields, defaultValues, onChange, onSubmit });
+export function FormFill({ fields, defaultValues, files, relatedForms = NO_FORMS, onChange, onSubmit, submitLabel, actions, disabled = false, 'aria-label': ariaLabel, headingLevel = 2, initialErrors }: FormFillProps) {
+  const { form, definition, formRef, formErrors, submit, busy, trackFile } = useFormFill({ fields, defaultValues, onChange, onSubmit, initialErrors });
   return (
     <FilesInFlight value={trackFile}>
       <form ref={formRef} className="form form-renderer" noValidate aria-label={ariaLabel} onSubmit={(e) => void submit(e)}>

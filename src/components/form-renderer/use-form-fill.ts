@@ -10,6 +10,8 @@ export interface FormFillOptions {
   defaultValues?: Answers | undefined;
   onChange?: ((answers: Answers) => void) | undefined;
   onSubmit(answers: Answers): Promise<void | { errors?: Record<string, string[] | string> }>;
+  /** Errors to show when the form opens (the server refused these answers after they were queued). */
+  initialErrors?: Record<string, string[] | string> | null | undefined;
 }
 
 const FOCUSABLE = 'input:not(:disabled), textarea:not(:disabled), select:not(:disabled), button:not(:disabled)';
@@ -30,7 +32,7 @@ function answersResolver(fields: readonly FormField[]): Resolver<Answers> {
  * The definition and defaultValues are read when the form mounts: give the form a new `key` for a
  * new definition or draft.
  */
-export function useFormFill({ fields, defaultValues, onChange, onSubmit }: FormFillOptions) {
+export function useFormFill({ fields, defaultValues, onChange, onSubmit, initialErrors }: FormFillOptions) {
   const definition = useMemo(() => readDefinition(fields), [fields]);
   const { answerable } = definition;
   const resolver = useMemo(() => answersResolver(answerable), [answerable]);
@@ -78,27 +80,41 @@ export function useFormFill({ fields, defaultValues, onChange, onSubmit }: FormF
     task.then(done, done);
   }, []);
 
+  /** Server errors beside their fields (the first message of each), the rest above the button. */
+  const placeErrors = useCallback(
+    (errors: Record<string, string[] | string>, focus: boolean) => {
+      const known = new Set(answerable.map((f) => f.id));
+      const placed: string[] = [];
+      const unplaced: string[] = [];
+      for (const [key, value] of Object.entries(errors)) {
+        // Only the first message per field, as the rest of the app shows them (docs/decisions.md).
+        const message = Array.isArray(value) ? value.find((m): m is string => typeof m === 'string') : typeof value === 'string' ? value : undefined;
+        if (!message) continue;
+        const id = fieldIdOfErrorKey(key);
+        if (known.has(id)) {
+          setError(id, { type: 'server', message });
+          placed.push(id);
+        } else if (!unplaced.includes(message)) {
+          unplaced.push(message);
+        }
+      }
+      setFormErrors(unplaced);
+      if (focus) focusFirst(placed);
+    },
+    [answerable, setError, focusFirst],
+  );
+
+  // Errors the form opens with (read once, like the answers): shown, without taking the focus.
+  const [openingErrors] = useState(initialErrors);
+  useEffect(() => {
+    if (openingErrors) placeErrors(openingErrors, false);
+  }, [openingErrors, placeErrors]);
+
   const valid = async (answers: Answers) => {
     const result = await onSubmit(answers);
     const errors = result && typeof result === 'object' ? result.errors : undefined;
     if (!errors || typeof errors !== 'object') return;
-    const known = new Set(answerable.map((f) => f.id));
-    const placed: string[] = [];
-    const unplaced: string[] = [];
-    for (const [key, value] of Object.entries(errors)) {
-      // Only the first message per field, as the rest of the app shows them (docs/decisions.md).
-      const message = Array.isArray(value) ? value.find((m): m is string => typeof m === 'string') : typeof value === 'string' ? value : undefined;
-      if (!message) continue;
-      const id = fieldIdOfErrorKey(key);
-      if (known.has(id)) {
-        setError(id, { type: 'server', message });
-        placed.push(id);
-      } else if (!unplaced.includes(message)) {
-        unplaced.push(message);
-      }
-    }
-    setFormErrors(unplaced);
-    focusFirst(placed);
+    placeErrors(errors, true);
   };
   const invalid = (errors: FieldErrors<Answers>) => focusFirst(Object.keys(errors));
 

@@ -121,7 +121,14 @@ export function createDocumentCodec<T extends object, K extends string>(args: {
    */
   const plainCache = new Map<string, { documentId: string; values: Doc }>();
   const PLAIN_CACHE_MAX = 5_000;
+  /**
+   * Records bigger than this are not remembered: a kept document's 1 MiB chunk (issue 11) would
+   * otherwise stay in memory twice (its ciphertext as the key, its base64 as the value) long after
+   * the viewer that read it has gone.
+   */
+  const PLAIN_CACHE_MAX_CHARS = 64 * 1024;
   function remember(ciphertext: string, documentId: string, values: Doc) {
+    if (ciphertext.length > PLAIN_CACHE_MAX_CHARS) return;
     if (plainCache.size >= PLAIN_CACHE_MAX) {
       const oldest = plainCache.keys().next();
       if (!oldest.done) plainCache.delete(oldest.value);

@@ -31,8 +31,11 @@ export interface OutcomeSink {
 export interface OutcomeParts {
   /** A delivered write (2xx) with the server's answer: the optimistic document becomes the server's copy. */
   settleDelivered(local: LocalRef, sync: SyncStateValue, result: OutboxResult): Promise<void>;
-  /** Anything else (a 422 or other refusal → failed; a delivered write without an answer → synced). */
-  setSyncState(local: LocalRef, sync: SyncStateValue): Promise<void>;
+  /**
+   * Anything else (a 422 or other refusal → failed; a delivered write without an answer → synced).
+   * A refusal's field errors come as `result.errors` when the server sent any.
+   */
+  setSyncState(local: LocalRef, sync: SyncStateValue, result?: OutboxResult | null): Promise<void>;
   /** After deliveries: pull these topics again (all when empty). */
   requestResync(topics?: readonly SyncTopic[]): void;
 }
@@ -44,7 +47,7 @@ export function createOutcomeSink(parts: OutcomeParts): OutcomeSink {
         await parts.settleDelivered(local, sync, result);
         return;
       }
-      await parts.setSyncState(local, sync);
+      await parts.setSyncState(local, sync, result);
     },
     requestResync(topics) {
       parts.requestResync(topics.length ? topics : undefined);
@@ -85,7 +88,7 @@ export async function applyPendingOutcomes(options: ApplyOptions): Promise<void>
     try {
       if (local) {
         if (outcome.state === 'failed') {
-          await options.sink.setSyncState(local, { state: 'failed', message: outcome.message, outbox_id: outcome.id });
+          await options.sink.setSyncState(local, { state: 'failed', message: outcome.message, outbox_id: outcome.id }, outcome.result);
         } else if (!waitingDocs.has(`${local.collection}/${local.id}`)) {
           // A later change to the same document is still on its way: that one says when it is synced.
           await options.sink.setSyncState(local, { state: 'synced', message: null, outbox_id: null }, outcome.result);

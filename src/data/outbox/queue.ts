@@ -150,7 +150,7 @@ export interface Outcome {
   readonly state: 'sent' | 'failed';
   readonly meta: OutboxMeta | null;
   readonly message: string | null;
-  /** For a sent entry: what the server answered (null when unknown). */
+  /** For a sent entry: what the server answered; for a failed one its field errors (null when unknown). */
   readonly result: OutboxResult | null;
 }
 
@@ -182,7 +182,7 @@ export async function pendingOutcomes(
       }
     }
     let result: OutboxResult | null = null;
-    if (record.state === 'sent' && record.result) {
+    if (record.result) {
       try {
         result = openValue<OutboxResult>(key, record.id, 'result', record.result);
       } catch {

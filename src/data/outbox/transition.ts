@@ -27,7 +27,7 @@ export type Verdict =
   | { readonly kind: 'sent'; readonly result: OutboxResult }
   | { readonly kind: 'held'; readonly status: 401 | 419 }
   | { readonly kind: 'retry'; readonly retryAfterMs: number | null }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string; readonly errors?: Readonly<Record<string, readonly string[]>> };
 
 export function messageOf(body: unknown): string {
   if (body && typeof body === 'object') {
@@ -58,6 +58,18 @@ export function refusalTextOf(body: unknown): string {
   return firstFieldError(body) || message;
 }
 
+/** A refusal's field errors (`errors` of the answer: field → messages), or undefined when it has none. */
+export function fieldErrorsOf(body: unknown): Record<string, string[]> | undefined {
+  const errors = body && typeof body === 'object' ? (body as Record<string, unknown>).errors : null;
+  if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [key, list] of Object.entries(errors as Record<string, unknown>)) {
+    const messages = Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : [];
+    if (messages.length) out[key] = messages;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** The part of a 2xx answer the page needs: `data.id` and `data` (see OutboxResult). */
 export function resultOf(body: unknown): OutboxResult {
   const data = body && typeof body === 'object' ? (body as Record<string, unknown>).data : null;
@@ -72,7 +84,8 @@ export function verdictOf(outcome: HttpOutcome, failureMessage: string): Verdict
   if (status >= 200 && status < 300) return { kind: 'sent', result: resultOf(outcome.body) };
   if (status === 401 || status === 419) return { kind: 'held', status };
   if (isRetryable(status)) return { kind: 'retry', retryAfterMs: outcome.retryAfterMs ?? null };
-  return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage };
+  const errors = fieldErrorsOf(outcome.body);
+  return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage, ...(errors ? { errors } : {}) };
 }
 
 /** An entry a replayer may take now: pending, due, and nobody holds its lease. */
@@ -104,7 +117,14 @@ export function nextRecord(current: OutboxRecord, status: number, verdict: Verdi
     case 'retry':
       return { ...answered, nextAttemptAt: context.now + retryDelayMs(attempts, context.random, verdict.retryAfterMs) };
     case 'failed':
-      return { ...answered, state: 'failed', failure: context.seal('failure', verdict.message), notified: false };
+      return {
+        ...answered,
+        state: 'failed',
+        failure: context.seal('failure', verdict.message),
+        // The field errors, sealed like an answer, for the screen that shows them beside its fields.
+        result: verdict.errors ? context.seal('result', { id: null, data: null, errors: verdict.errors } satisfies OutboxResult) : null,
+        notified: false,
+      };
   }
 }
 

@@ -20,7 +20,8 @@ export type OutboxCollection =
   | 'voice'
   | 'comments'
   | 'tasks'
-  | 'points';
+  | 'points'
+  | 'documents';
 
 export interface LocalRef {
   readonly collection: OutboxCollection;
@@ -99,6 +100,11 @@ export interface OutboxResult {
   readonly id: string | null;
   /** `data` of the answer (the row as the server now has it), when it was an object. */
   readonly data: Record<string, unknown> | null;
+  /**
+   * A refusal's field errors (`errors` of a 422), for a write whose screen shows them beside its
+   * fields (a form document's answers). Absent for delivered writes.
+   */
+  readonly errors?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A named file part other than `files[i]` (the drawing: `canvas`). */

@@ -1,6 +1,7 @@
 /**
- * The replica's collections (12 of RxDB open-core's 13; documents takes the last one later, so
- * small lookup lists share `lookups`: event types, voice categories, emojis, form names; and
+ * The replica's collections (all 13 of RxDB open-core's 13; `documents`, issue 11, is the last one,
+ * so a new kind of data must share a collection from now on). Small lookup lists share `lookups`:
+ * event types, voice categories, emojis, form names; and
  * objectives use two: `tasks` (task logs and this device's own comment overlays, by `kind`) and
  * `points` (the points ledger and, since issue 10, the reward history, by `kind`); the rewards
  * catalogue is `lookups` kind `reward`).
@@ -22,6 +23,7 @@ import { defineCollection } from '../database/create-database';
 import type {
   CalendarDoc,
   CommentDoc,
+  DocumentsCollectionDoc,
   FeedbackDoc,
   FileDoc,
   JournalDoc,
@@ -442,6 +444,83 @@ export const pointsCollection = defineCollection<PointsCollectionDoc>()({
   ],
 });
 
+/**
+ * Documents staff share (issue 11), by `kind`:
+ * - `file`, `book`, `gallery`, `form`: a row of GET /v1/documents exactly as the server sends it
+ *   (the young person's own `submission` of a form included); a tombstone removes it;
+ * - `state`: this device's own record about one document (`state:<document id>`), never written by
+ *   a pull: the version last opened ("New"/"Updated"), the reading position of a book, the Keep
+ *   offline choice, what is kept (the manifest of its encrypted chunks in `files`), and a form's
+ *   answers on their way (the outbox's local document for a submission). Kept apart from the row so
+ *   a pull can never overwrite it and a local change never holds back the server's copy.
+ * Clear: id, kind, updated_at, version, content_updated_at, size (what the list sorts and shows
+ * without decrypting anything personal); everything else is encrypted.
+ */
+export const documentsCollection = defineCollection<DocumentsCollectionDoc>()({
+  schema: {
+    title: 'documents',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: {
+      id,
+      kind: { type: 'string', enum: ['file', 'book', 'gallery', 'form', 'state'], maxLength: 8 },
+      updated_at: timestamp,
+      version: { type: 'integer' },
+      content_updated_at: { type: 'string' },
+      size: { type: 'integer' },
+      // A row
+      title: { type: 'string' },
+      description: nullableString,
+      category: { type: 'string' },
+      resident_id: nullableString,
+      home_id: nullableString,
+      mime: nullableString,
+      created_at: { type: 'string' },
+      creator: looseObject,
+      file: nullableObject,
+      book: nullableObject,
+      gallery: nullableObject,
+      form: nullableObject,
+      submission: nullableObject,
+      // A state
+      document_id: { type: 'string' },
+      opened_version: { type: ['integer', 'null'] },
+      reading: nullableObject,
+      keep: { type: ['boolean', 'null'] },
+      kept: nullableObject,
+      outgoing: nullableObject,
+      errors: nullableObject,
+      ...syncProperties,
+    },
+    required: ['id', 'kind', 'updated_at', ...syncRequired],
+  },
+  encrypted: [
+    'title',
+    'description',
+    'category',
+    'resident_id',
+    'home_id',
+    'mime',
+    'created_at',
+    'creator',
+    'file',
+    'book',
+    'gallery',
+    'form',
+    'submission',
+    'document_id',
+    'opened_version',
+    'reading',
+    'keep',
+    'kept',
+    'outgoing',
+    'errors',
+    'sync_message',
+    'sync_server',
+  ],
+});
+
 export const replicaCollections = {
   resident: residentCollection,
   staff: staffCollection,
@@ -455,4 +534,5 @@ export const replicaCollections = {
   comments: commentsCollection,
   tasks: tasksCollection,
   points: pointsCollection,
+  documents: documentsCollection,
 };

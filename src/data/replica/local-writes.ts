@@ -22,7 +22,8 @@ export type ReplicaCollectionName =
   | 'voice'
   | 'comments'
   | 'tasks'
-  | 'points';
+  | 'points'
+  | 'documents';
 
 type Doc = Record<string, unknown> & { id: string };
 

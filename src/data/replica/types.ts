@@ -9,8 +9,10 @@
  * object form of ./local-writes.
  */
 import type { CalendarInstance, EventType } from '@/contract/calendar';
+import type { Document, DocumentSubmission } from '@/contract/documents';
+import type { Answers } from '@/contract/forms';
 import type { Comment } from '@/contract/comments';
-import type { Emoji, JournalEntry, VoiceCategory, VoiceEntry } from '@/contract/entries';
+import type { Emoji, EntryFile, JournalEntry, VoiceCategory, VoiceEntry } from '@/contract/entries';
 import type { EntryKind } from '@/contract/entry-kind';
 import type { FeedbackItem } from '@/contract/feedback';
 import type { AssociatedUser, ResidentDetails } from '@/contract/residents';
@@ -69,9 +71,10 @@ export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
  * photos), `file:<module>:<file id>` (entry, comment and objective files viewed online),
  * `local:<file id>` (an attachment or drawing written on this device and not uploaded yet, see
  * src/entries/data), `draft:<key>` (a form draft: `data` is its JSON text, content_type
- * application/json, see src/data/drafts.ts).
+ * application/json, see src/data/drafts.ts), `kept:<document id>:<blob id>:<n>` (chunk n of a
+ * document's file kept offline, see src/data/documents/kept-bytes.ts).
  */
-export type FileKind = 'photo' | 'file' | 'local' | 'draft';
+export type FileKind = 'photo' | 'file' | 'local' | 'draft' | 'kept';
 export interface FileDoc extends SyncFields {
   id: string;
   kind: FileKind;
@@ -188,3 +191,81 @@ export const syncStateOf = (doc: SyncFields): SyncState => ({
 
 /** The account document's id in the `resident` collection. */
 export const ACCOUNT_DOC_ID = 'account';
+
+/**
+ * A document staff shared (issue 11): a row of GET /v1/documents as it is, in the `documents`
+ * collection (kind file, book, gallery or form). A tombstone removes it.
+ */
+export type DocumentDoc = Row<Document> & SyncFields;
+
+/** One stored file of a document kept on this device: how far its chunks are stored. */
+export interface KeptBlob {
+  readonly id: string;
+  readonly mime: string;
+  /** Bytes of the whole file. */
+  readonly size: number;
+  /** Chunks (src/data/documents/kept-bytes.ts KEPT_CHUNK_BYTES each, the last shorter) stored so far. */
+  readonly chunks: number;
+  /** Bytes stored so far. */
+  readonly stored: number;
+}
+
+/** What of a document is kept on this device (encrypted chunks in `files`). */
+export interface KeptManifest {
+  /** The document's `version` the kept files belong to. */
+  readonly version: number;
+  readonly blobs: readonly KeptBlob[];
+  /** Every file of the document is stored whole. */
+  readonly complete: boolean;
+  /** Bytes stored, all files together (the storage accounting /documents shows). */
+  readonly bytes: number;
+  readonly at: string;
+}
+
+/** A form's answers written on this device and on their way (the outbox's local document for the submission). */
+export interface OutgoingSubmission {
+  /** The submission's client id (sent as `id`; the server keeps it). */
+  readonly id: string;
+  readonly answers: Answers;
+  /** Files answered (kept encrypted on the device as `local:<id>` until delivered). */
+  readonly files: readonly EntryFile[];
+  readonly queued_at: string;
+}
+
+/** Where a young person stopped reading a book. */
+export interface ReadingPosition {
+  readonly page_id: string;
+  readonly at: string;
+}
+
+/**
+ * This device's own record about one document (`state:<document id>`, kind `state`, in the
+ * `documents` collection; a pull never writes it): see src/data/replica/documents.ts.
+ */
+export interface DocumentStateDoc extends SyncFields {
+  id: string;
+  kind: 'state';
+  updated_at: string;
+  document_id: string;
+  /** The document's `version` when it was last opened here (null: never). */
+  opened_version: number | null;
+  reading: ReadingPosition | null;
+  /** Keep offline: the young person's choice (null: the default for its size). */
+  keep: boolean | null;
+  kept: KeptManifest | null;
+  outgoing: OutgoingSubmission | null;
+  /** The server's field errors when it refused the answers (422). */
+  errors: Record<string, string[]> | null;
+}
+
+/** What the `documents` collection stores: either kind, every field of the other optional. */
+export interface DocumentsCollectionDoc
+  extends SyncFields,
+    Partial<Omit<DocumentDoc, 'id' | 'kind' | 'updated_at' | keyof SyncFields>>,
+    Partial<Omit<DocumentStateDoc, 'id' | 'kind' | 'updated_at' | keyof SyncFields>> {
+  id: string;
+  kind: DocumentDoc['kind'] | 'state';
+  updated_at: string;
+}
+
+export type { DocumentSubmission };

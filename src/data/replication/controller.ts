@@ -19,6 +19,7 @@ import type { ReplicaCollectionName } from '../replica/local-writes';
 import type { OpenReplica } from '../replica/replica-store';
 import {
   calendarReplication,
+  documentsReplication,
   emojisReplication,
   eventTypesReplication,
   feedbackReplication,
@@ -200,6 +201,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     run(voiceCategoriesReplication());
     run(emojisReplication());
     run(formsReplication());
+    if (identity.residentId) run(documentsReplication());
   }
 
   const holders = new Map<string, number>();

@@ -24,6 +24,8 @@ import { formSchema, type Form } from '@/contract/forms';
 import { pageSchema, type SyncTopic } from '@/contract/sync';
 import { pointsPageSchema, taskLogPageSchema, type PointsEntry, type TaskComment, type TaskLog, type TaskLogStatus } from '@/contract/tasks';
 import { rewardExchangePageSchema, rewardPageSchema, type Reward, type RewardExchange } from '@/contract/rewards';
+import { documentPageSchema, type Document } from '@/contract/documents';
+import { keepDocuments } from '../documents/keeper';
 import type { OpenReplica } from '../replica/replica-store';
 import { rewardLookupOf } from '../replica/rewards';
 import { pruneTaskOverlays } from '../replica/task-overlays';
@@ -349,4 +351,23 @@ export function rewardHistoryReplication(residentId: string): Replicated {
     toDoc: rewardExchangeDocOf,
   };
   return { key: 'reward_history', topics: ['reward_history'], config: config as unknown as PullConfig, afterPull: (open) => cacheRewardPictures(open.db) };
+}
+
+/**
+ * The documents shared with the young person and with their home (issue 11), each row as the server
+ * sends it (their own form submission included), in `documents`. A withdrawn document, or one they
+ * can no longer read, arrives as a tombstone and leaves the replica. After each pull the keeper
+ * (../documents/keeper.ts) makes the device hold the files of the documents it keeps, and drops the
+ * bytes and state of documents that are gone.
+ */
+export function documentsReplication(): Replicated {
+  const config: PullConfig<Document> = {
+    kind: 'pages',
+    collection: 'documents',
+    identifier: 'documents',
+    path: paths.documents.build(),
+    schema: documentPageSchema,
+    toDoc: strip,
+  };
+  return { key: 'documents', topics: ['documents'], config: config as unknown as PullConfig, afterPull: (open) => keepDocuments(open) };
 }
