@@ -64,14 +64,14 @@ describe('reading a push without zod', () => {
 
   it('knows every topic the server publishes, and drops names it does not know', () => {
     expect(readPushNotice({ type: 'changed', collections: [...SYNC_TOPICS] }).topics).toEqual([...SYNC_TOPICS]);
-    expect(readPushNotice({ type: 'changed', collections: ['tasks', 'documents', 7, 'tasks'] }).topics).toEqual(['tasks']);
+    expect(readPushNotice({ type: 'changed', collections: ['tasks', 'letters', 7, 'tasks'] }).topics).toEqual(['tasks']);
   });
 
   it.each([
     ['no payload', null],
     ['not an object', 'changed'],
     ['another type', { type: 'hello', collections: ['tasks'], url: '/objectives/x', title: 'Look!', body: 'Read me' }],
-    ['no topic it knows', { type: 'changed', collections: ['documents'] }],
+    ['no topic it knows', { type: 'changed', collections: ['letters'] }],
     ['an old worker payload (issue 3)', { type: 'changed', collections: [] }],
   ])('%s: re-sync everything, neutral text, the dashboard', (_, data) => {
     expect(readPushNotice(data)).toEqual({ topics: null, url: '/dashboard', named: false, title: 'Hearth', body: 'Something new in Hearth' });

@@ -24,6 +24,8 @@ const pairs: Array<[fg: string, bg: string, min: number]> = [
   ['--header-focus', '--header-bg', UI],
   ['--offline-text', '--offline-bg', TEXT],
   ['--paper-ink', '--paper', TEXT],
+  ['--on-media-stage', '--media-stage', TEXT],
+  ['--on-media-stage', '--media-stage-2', TEXT],
   ...['--bg', '--surface', '--surface-2'].map((bg): [string, string, number] => ['--focus', bg, UI]),
   ...['--bg', '--surface'].map((bg): [string, string, number] => ['--border', bg, UI]),
   ...[1, 2, 3, 4, 5, 6].map((n): [string, string, number] => ['--tile-text', `--tile-${n}`, TEXT]),
