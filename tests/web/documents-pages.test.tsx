@@ -201,6 +201,9 @@ describe('/documents', () => {
     keepFilm.focus();
     await user.keyboard(' ');
     expect(fake.keep).toHaveBeenCalledWith(big.id, true);
+    // On at once, busy until the replica has it (this fake replica never does); never springing back.
+    expect(keepFilm).toHaveProperty('checked', true);
+    expect(keepFilm.getAttribute('aria-busy')).toBe('true');
     const keepRules = screen.getByRole('switch', { name: 'Keep offline: House rules' });
     keepRules.focus();
     await user.keyboard(' ');
@@ -214,6 +217,15 @@ describe('/documents', () => {
     await user.click(screen.getByRole('button', { name: 'Free all' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Free all' }));
     expect(fake.freeAll).toHaveBeenCalledTimes(1);
+  });
+
+  it('a Keep offline choice the device could not store springs back', async () => {
+    fake.keep.mockResolvedValueOnce(false);
+    const { user } = renderApp('/documents');
+    const keepFilm = await screen.findByRole('switch', { name: 'Keep offline: Long film' });
+    await user.click(keepFilm);
+    await waitUntil(() => expect(keepFilm).toHaveProperty('checked', false));
+    expect(keepFilm.getAttribute('aria-busy')).toBeNull();
   });
 
   it('works offline: the list is there (no "You need to be online")', async () => {

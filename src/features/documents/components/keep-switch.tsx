@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DocumentDoc, DocumentStateDoc } from '@/data/replica/types';
 import { wantsKept } from '@/data/replica/documents';
 import { useOnlineStatus } from '@/data/use-online-status';
@@ -27,8 +27,15 @@ export function KeptLine({ doc, state }: { doc: DocumentDoc; state: DocumentStat
  * it is operated with Space and announced as on or off.
  */
 export function KeepSwitch({ doc, state }: { doc: DocumentDoc; state: DocumentStateDoc | null }) {
-  const [busy, setBusy] = useState(false);
-  const on = wantsKept(doc, state);
+  // What the young person just chose shows at once, before the replica has written it: a switch
+  // that springs back for a moment reads as "it did not work" (and is tapped again).
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const stored = wantsKept(doc, state);
+  const on = chosen ?? stored;
+  const busy = chosen !== null;
+  useEffect(() => {
+    if (chosen === stored) setChosen(null);
+  }, [chosen, stored]);
   const status = keptStatus(doc, state);
   if (status.kind === 'ready') return null;
   return (
@@ -42,8 +49,11 @@ export function KeepSwitch({ doc, state }: { doc: DocumentDoc; state: DocumentSt
         aria-label={`Keep offline: ${doc.title}`}
         aria-busy={busy || undefined}
         onChange={(event) => {
-          setBusy(true);
-          void keepOffline(doc.id, event.target.checked).finally(() => setBusy(false));
+          setChosen(event.target.checked);
+          // Once stored, the replica's copy takes over (the effect above); if it was not, it springs back.
+          void keepOffline(doc.id, event.target.checked)
+            .then((saved) => saved || setChosen(null))
+            .catch(() => setChosen(null));
         }}
       />
       <span className="keep-switch__label">Keep offline</span>
