@@ -30,7 +30,9 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium },
+  // An action whose element never comes (a wrong role, a missing button) fails in a minute, not at the
+  // end of a long test's budget.
+  use: { baseURL, trace: 'retain-on-failure', launchOptions: chromium, actionTimeout: 60_000, navigationTimeout: 60_000 },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium }, testIgnore: /two-factor-enable/ },
     { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable/ },

@@ -265,7 +265,7 @@ test.describe('inside the real CSP', () => {
       await form.getByRole('textbox', { name: 'Day, row 1' }).fill('Saturday');
       await form.getByRole('textbox', { name: 'Best bit, row 1' }).fill('Football');
       await form.getByRole('textbox', { name: 'Hardest bit, row 1' }).fill('Homework');
-      await form.getByRole('group', { name: /What would you like to talk about/ }).getByRole('radio', { name: 'School' }).check();
+      await form.getByRole('group', { name: /What would you like to talk about/ }).getByRole('checkbox', { name: 'School' }).check();
       const objectives = form.getByRole('group', { name: /Objectives you want to mention/ });
       await objectives.getByRole('checkbox', { name: relatedNames[0]! }).check();
       await form.getByRole('group', { name: /A photo or picture/ }).locator('input[type=file]').setInputFiles({ name: 'proud.png', mimeType: 'image/png', buffer: smallPng() });
