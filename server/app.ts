@@ -12,6 +12,7 @@ import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifi
 import { parseQueryString } from '../src/contract/query-string';
 import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
 import { pushEndpointProblem } from './lib/push-endpoints';
+import { registerApiCompression } from './plugins/compression';
 import { registerCsrf } from './plugins/csrf';
 import { registerDemoTopUp } from './plugins/demo-top-up';
 import { registerErrorHandling } from './plugins/errors';
@@ -145,6 +146,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
+      // JSON answers over 1 KiB go compressed; never bytes, the change stream or sign-in (plugins/compression.ts).
+      await registerApiCompression(api);
       await api.register(healthRoute);
       await api.register(appConfigRoute);
       await api.register(async (auth) => {

@@ -7,6 +7,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * The built PWA. Hashed files under /assets never change, so browsers keep them a year; the
  * shell, the service worker and the manifest must be revalidated on every load or an update
  * would never reach anyone.
+ *
+ * `npm run build` writes a `.br` and a `.gz` beside every compressible file (scripts/precompress.ts);
+ * `preCompressed` sends the copy the request's Accept-Encoding allows (brotli first), with
+ * Content-Encoding and `Vary: Accept-Encoding` (on the uncompressed fallback too), and the cache
+ * header of the file it stands for. Nothing here is compressed per request (issue 13, transfer).
  */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -37,6 +42,7 @@ export async function registerStaticPwa(app: FastifyInstance): Promise<void> {
     wildcard: true,
     index: false,
     dotfiles: 'ignore',
+    preCompressed: true,
     setHeaders(res, path) {
       const relative = path.slice(app.config.staticDir.length).replace(/\\/g, '/');
       res.header('cache-control', relative.startsWith('/assets/') ? IMMUTABLE : REVALIDATE);

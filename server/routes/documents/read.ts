@@ -32,13 +32,14 @@ export default async function documentReadRoutes(app: FastifyInstance) {
     return { success: true as const, data: await showDocument(app, auth, id) };
   });
 
-  app.get(paths.documentBlob.pattern, async (request, reply) => {
+  // Blobs are bytes with ranges: never compressed per request (a compressed 206 would be wrong; plugins/compression.ts).
+  app.get(paths.documentBlob.pattern, { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     return sendBlob(request, reply, auth.tenantId, await readableBlob(app, auth, id, null));
   });
 
-  app.get(paths.documentItemBlob.pattern, async (request, reply) => {
+  app.get(paths.documentItemBlob.pattern, { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { id, itemId } = parse(documentItemParamsSchema, request.params);
     return sendBlob(request, reply, auth.tenantId, await readableBlob(app, auth, id, itemId));

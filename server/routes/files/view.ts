@@ -23,7 +23,8 @@ import { rewardFileReadable } from '../../domain/rewards/catalogue';
 const querySchema = z.object({ file_id: z.uuid(), module: fileModuleSchema });
 
 export default async function fileViewRoute(app: FastifyInstance) {
-  app.get(paths.fileView.pattern, async (request, reply) => {
+  // Bytes, never compressed per request (plugins/compression.ts).
+  app.get(paths.fileView.pattern, { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { file_id, module } = parse(querySchema, request.query);
     const file = await app.db

@@ -24,7 +24,8 @@ export default async function syncStreamRoute(app: FastifyInstance) {
     open.clear();
   });
 
-  app.get(paths.syncStream.pattern, async (request, reply) => {
+  // Never compressed: a compressor would hold events back until its buffer fills (plugins/compression.ts).
+  app.get(paths.syncStream.pattern, { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const audience = await audienceOf(app, auth);
     reply.hijack();

@@ -12,7 +12,8 @@ import { paths } from '../../../src/contract/paths';
  * sandboxing CSP and nosniff: opened directly, a hostile SVG could run no script.
  */
 export default async function photoRoute(app: FastifyInstance) {
-  app.get(paths.profilePhoto.pattern, async (request, reply) => {
+  // Bytes, never compressed per request (plugins/compression.ts).
+  app.get(paths.profilePhoto.pattern, { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     await assertCanSee(app, auth, id);
