@@ -104,7 +104,7 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   await page.context().addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       const list = ((window as unknown as { __csp?: string[] }).__csp ??= []);
-      list.push(`${event.violatedDirective} ${event.blockedURI}`);
+      list.push(`${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
     });
   });
   return async () => [...refusals, ...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []).catch(() => [])) as string[])];

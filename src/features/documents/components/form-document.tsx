@@ -36,8 +36,18 @@ const fileIdsIn = (answers: Answers): Set<string> => {
   return ids;
 };
 
-/** A file the young person added on this device (kept encrypted as `local:<id>` until it is sent). */
-function LocalPreview({ file, alt }: FormFilePreviewProps) {
+/**
+ * A file the young person added on this device (kept encrypted as `local:<id>` until it is sent).
+ * A picture shows itself; any other file shows its name (the device keeps names beside the
+ * answers), so two PDFs added to one question can be told apart.
+ */
+function localPreview(nameOf: (id: string) => string | undefined) {
+  return function LocalPreview({ file, alt }: FormFilePreviewProps) {
+    return <LocalFile file={file} alt={alt} name={nameOf(file.file_id)} />;
+  };
+}
+
+function LocalFile({ file, alt, name }: FormFilePreviewProps & { name: string | undefined }) {
   const [url, setUrl] = useState<{ url: string; type: string } | null>(null);
   useEffect(() => {
     if (typeof URL.createObjectURL !== 'function') return;
@@ -55,7 +65,7 @@ function LocalPreview({ file, alt }: FormFilePreviewProps) {
   }, [file.file_id, alt]);
   if (!url) return <span className="attachment attachment--missing">{alt}</span>;
   if (url.type.startsWith('image/')) return <img src={url.url} alt={alt} className="attachment__img" width={120} height={120} />;
-  return <span className="attachment">{alt} (added)</span>;
+  return <span className="attachment">{name ? `${name} (added)` : `${alt} (added)`}</span>;
 }
 
 /** A file answer the server has (the young person's submission), from the device when kept. */
@@ -74,9 +84,11 @@ function submissionPreview(doc: DocumentDoc) {
 }
 
 /** The files of the form being filled in: each is prepared (photos resized) and kept encrypted on the device. */
-function useFormFiles(onStored: (file: EntryFile) => void): FormFiles {
+function useFormFiles(onStored: (file: EntryFile) => void, nameOf: (id: string) => string | undefined): FormFiles {
   const report = useRef(onStored);
   report.current = onStored;
+  const names = useRef(nameOf);
+  names.current = nameOf;
   return useMemo<FormFiles>(
     () => ({
       async store(blob: Blob, name: string): Promise<FileAnswer> {
@@ -84,7 +96,7 @@ function useFormFiles(onStored: (file: EntryFile) => void): FormFiles {
         report.current(stored);
         return { file_id: stored.id };
       },
-      Preview: LocalPreview,
+      Preview: localPreview((id) => names.current(id)),
     }),
     [],
   );
@@ -130,9 +142,12 @@ function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms:
     [persist],
   );
 
-  const files = useFormFiles((file) => {
-    filesRef.current.set(file.id, file);
-  });
+  const files = useFormFiles(
+    (file) => {
+      filesRef.current.set(file.id, file);
+    },
+    (id) => filesRef.current.get(id)?.name,
+  );
 
   const onChange = (answers: Answers) => {
     answersRef.current = answers;
@@ -210,7 +225,8 @@ export function FormDocument({ item }: { item: DocumentWithState }) {
   const online = useOnlineStatus();
   const names = useFormNames();
   const sentPreview = useMemo(() => ({ Preview: submissionPreview(doc) }), [doc]);
-  const pendingPreview = useMemo(() => ({ Preview: LocalPreview }), []);
+  const outgoingFiles = state?.outgoing?.files;
+  const pendingPreview = useMemo(() => ({ Preview: localPreview((id) => outgoingFiles?.find((file) => file.id === id)?.name) }), [outgoingFiles]);
   const fields = doc.form?.fields ?? [];
 
   if (doc.submission) {
