@@ -151,7 +151,9 @@ describe('checkpoint pagination (calendar instances)', () => {
     }
     expect(new Set(seen).size).toBe(seen.length);
     expect([...seen].sort()).toEqual([...expected].sort());
-    expect(pages).toBe(Math.ceil(expected.length / 3) + (expected.length % 3 === 0 ? 1 : 0));
+    // has_more looks one row ahead: a last full page says so, with no empty page after it. (How many
+    // rows there are depends on the day: the demo calendar is seeded around today.)
+    expect(pages).toBe(Math.ceil(expected.length / 3));
 
     // The microseconds travel: the three rows of one microsecond carry it exactly.
     const all = calendarPageSchema.parse((await jamie.get(`/api/v1/residents/${residentId}/instances?per_page=500&start_date=2030-01-01`)).body);
