@@ -28,7 +28,7 @@ import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import type { DocumentDoc, DocumentStateDoc, DocumentsCollectionDoc, KeptBlob, KeptManifest } from '../replica/types';
 import { chunkCount, chunkRange, KEPT_CHUNK_BYTES, removeKeptFiles, storeChunk } from './kept-bytes';
 import { keepViewerCode } from './viewer-code';
-import { askPersistentStorageOnce } from './persistent-storage';
+import { askPersistentStorageOnce } from '../persistent-storage';
 
 const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
 
