@@ -52,7 +52,7 @@ vi.mock('@/data/documents/use-document-file', () => ({
 }));
 vi.mock('@/features/documents/actions/remember', () => ({ rememberOpened: async () => undefined, rememberPage: async () => undefined }));
 vi.mock('@/features/documents/actions/keep-offline', () => ({ keepOffline: async () => true, freeAllDocuments: async () => true }));
-vi.mock('@/features/documents/hooks/use-form-names', () => ({ useFormNames: () => [{ id: duuid(710), name: 'Education' }] }));
+vi.mock('@/data/hooks/use-form-names', () => ({ useFormNames: () => [{ id: duuid(710), name: 'Education' }] }));
 
 async function axeViolations(container: HTMLElement) {
   // jsdom has no layout or computed colours, so contrast cannot be judged here; e2e checks it in Chromium.

@@ -56,7 +56,7 @@ vi.mock('@/data/documents/use-document-file', () => ({
 }));
 vi.mock('@/features/documents/actions/keep-offline', () => ({ keepOffline: fake.keep, freeAllDocuments: fake.freeAll }));
 vi.mock('@/features/documents/actions/remember', () => ({ rememberOpened: fake.opened, rememberPage: fake.page }));
-vi.mock('@/features/documents/hooks/use-form-names', () => ({ useFormNames: () => [] }));
+vi.mock('@/data/hooks/use-form-names', () => ({ useFormNames: () => [] }));
 vi.mock('@/features/documents/pdf/load-pdf-engine', () => ({
   loadPdfEngine: async () => fakeEngine,
 }));

@@ -12,5 +12,7 @@ export { useUserPhoto } from './use-user-photo';
 export { useSyncStatus } from './use-sync-status';
 export { usePoints } from './use-points';
 export { useDraft } from './use-draft';
+export { useFormNames } from './use-form-names';
+export type { FormName } from './use-form-names';
 export type { Draft } from './use-draft';
 export type { PointsSummary } from '../replica/task-overlays';

@@ -15,7 +15,7 @@ import { readFormFile, storeFormFile } from '../actions/form-files';
 import { documentDraftKey, submitDocumentForm } from '../actions/submit-form';
 import { documentTexts } from '../document-texts';
 import { formatDate } from '../document-format';
-import { useFormNames } from '../hooks/use-form-names';
+import { useFormNames } from '@/data/hooks/use-form-names';
 
 /** What a form being filled in keeps (encrypted, in the replica): the answers and the details of the files added. */
 export interface DocumentDraft {

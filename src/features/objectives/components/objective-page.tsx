@@ -7,7 +7,7 @@ import { useAccount } from '@/data/session-store';
 import { PlainText } from '@/entries/components/attachments';
 import { ReplyForm } from '@/entries/components/reply-form';
 import { postTaskComment } from '../actions/post-task-comment';
-import { useFormNames } from '../hooks/use-form-names';
+import { useFormNames } from '@/data/hooks/use-form-names';
 import { taskLogFiles } from '../hooks/use-objective-files';
 import { useTaskLog } from '../hooks/use-task-log';
 import { formatTaskDate } from '../task-dates';

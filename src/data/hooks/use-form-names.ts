@@ -1,14 +1,18 @@
 import { useCallback } from 'react';
 import { map } from 'rxjs';
-import type { RelatedFormOption } from '@/components/form-renderer/types';
 import { useLive } from '@/data/hooks/use-live';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { LookupDoc } from '@/data/replica/types';
 
-const none: RelatedFormOption[] = [];
+export interface FormName {
+  readonly id: string;
+  readonly name: string;
+}
 
-/** Form names (`lookups` kind `form`, replicated for objectives): what a related-forms question offers by name. */
-export function useFormNames(): readonly RelatedFormOption[] {
+const none: FormName[] = [];
+
+/** Form names (GET /v1/forms, kept in `lookups` as kind `form`): what a related-forms question offers and its answer names (objectives and documents). */
+export function useFormNames(): readonly FormName[] {
   const factory = useCallback(
     (open: OpenReplica) =>
       open.db.lookups
