@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import type { Client } from './support/client';
-import { signedIn } from './support/session';
+import { demoIds, signedIn } from './support/session';
 import { postForm } from './support/uploads';
 import { startTestServer, type TestServer } from './support/server';
 
@@ -133,5 +133,25 @@ describe('finding 1: an escaped NUL inside JSON text in a form field (answers) i
     ]);
     expect(res.status).toBe(422);
     expect(Object.values(res.body.errors ?? {}).flat()).toContain(chosen.unsavableText);
+  });
+});
+
+describe('finding 9: a shared_with that is not a list of ids is a 422, never an empty list', () => {
+  it('on a create and on an update, which keeps the sharing as it was', async () => {
+    const ali = (await demoIds(server)).user['demo/carer.ali']!;
+    for (const shared_with of [{ a: 'b' }, 7, [{ id: ali }], [null]]) {
+      const res = await jamie.post(JOURNAL, { description: 'hostile share', shared_with });
+      expect(res.status, JSON.stringify(shared_with)).toBe(422);
+      expect(Object.keys((res.body as { errors: Record<string, string[]> }).errors).filter((key) => key.startsWith('shared_with')), JSON.stringify(res.body)).not.toEqual([]);
+    }
+    const created = await jamie.post<{ data: { id: string; shared_with: string[] } }>(JOURNAL, { description: 'For Ali', shared_with: [ali] });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const update = await jamie.post(`${JOURNAL}/${id}?_method=PUT`, { description: 'For Ali', shared_with: { a: 'b' } });
+    expect(update.status).toBe(422);
+    const shown = await jamie.get<{ data: { shared_with: string[] } }>(`${JOURNAL}/${id}`);
+    expect(shown.body.data.shared_with).toEqual([ali]);
+    // An empty list still unshares: that is a choice, not a mistake.
+    expect((await jamie.post(`${JOURNAL}/${id}?_method=PUT`, { description: 'For Ali', shared_with: [] })).status).toBe(200);
   });
 });

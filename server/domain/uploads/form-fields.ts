@@ -19,7 +19,7 @@ export function rememberUpload(request: FastifyRequest, file: UploadedFile): voi
 }
 
 /** A repeated list field however it came: `name[]` (multipart, repeated or single), `name`, `name[0]`..., JSON arrays. */
-export function listField(body: Record<string, unknown>, name: string): string[] | undefined {
+export function listField(body: Record<string, unknown>, name: string): unknown[] | undefined {
   const found: unknown[] = [];
   let present = false;
   for (const [key, value] of Object.entries(body)) {
@@ -30,7 +30,10 @@ export function listField(body: Record<string, unknown>, name: string): string[]
     }
   }
   if (!present) return undefined;
-  return found.filter((v): v is string => typeof v === 'string' && v !== '');
+  // An empty `name[]=` part is how a form says "none". Anything that is not a string stays in, so the
+  // contract refuses it (422): dropping it would turn `{"a":"b"}` into an empty list, and on an update
+  // unshare everything (issue 12 finding 9).
+  return found.filter((v) => v !== '');
 }
 
 /** A plain text field, or undefined when absent (multipart sends strings; JSON may send null). */
