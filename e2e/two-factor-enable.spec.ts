@@ -8,6 +8,13 @@ test('jamie turns on authenticator two-factor, saves recovery codes, and signs i
   await expect(page).toHaveURL(/\/auth\/mfa\/configure$/);
   await page.getByRole('link', { name: /authenticator app/i }).click();
   await expect(page).toHaveURL(/\/auth\/mfa\/configure\/authenticator$/);
+  // Step-up: signed in already, so the password again first; a wrong one is refused beside the field.
+  const password = page.getByLabel('Your password');
+  await password.fill('not-my-password');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Your current password is not right')).toBeVisible();
+  await password.fill('hearth-demo-1');
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('img', { name: /QR code/i })).toBeVisible();
 
   // The key a person would type into their app when they cannot scan the picture.

@@ -82,10 +82,17 @@ export const mfaLoginRequestSchema = z.discriminatedUnion('method', [
 ]);
 export type MfaLoginRequest = z.infer<typeof mfaLoginRequestSchema>;
 
+/**
+ * The password again (step-up, issue 12 finding 11): starting a two-factor method from a signed-in
+ * session needs it, so a tablet left signed in can't be made to send codes to someone else. A
+ * session still setting two-factor up has just typed it and is not asked.
+ */
+const stepUpPassword = z.string().max(1024).optional();
+
 // POST /auth/mfa/enable: step one starts a method, step two confirms it with a code.
 export const mfaEnableRequestSchema = z.discriminatedUnion('method', [
-  z.object({ method: z.literal('authenticator'), code: verificationCodeSchema.optional() }),
-  z.object({ method: z.literal('email'), email: emailSchema, code: verificationCodeSchema.optional() }),
+  z.object({ method: z.literal('authenticator'), code: verificationCodeSchema.optional(), current: stepUpPassword }),
+  z.object({ method: z.literal('email'), email: emailSchema, code: verificationCodeSchema.optional(), current: stepUpPassword }),
 ]);
 export type MfaEnableRequest = z.infer<typeof mfaEnableRequestSchema>;
 

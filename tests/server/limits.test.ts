@@ -56,7 +56,7 @@ describe('development mode', () => {
     expect(config.body.data.dev_mailbox).toBe(true);
     const client = server.client();
     await client.login('jamie', 'hearth-demo-1');
-    expect((await client.post('/api/auth/mfa/enable', { method: 'email', email: 'jamie@example.test' })).status).toBe(200);
+    expect((await client.post('/api/auth/mfa/enable', { method: 'email', email: 'jamie@example.test', current: 'hearth-demo-1' })).status).toBe(200);
     const mailbox = devMailboxResponseSchema.parse((await server.client().get('/api/dev/mailbox')).body);
     expect(mailbox.data).toHaveLength(1);
     expect(mailbox.data[0]).toMatchObject({ to: 'jamie@example.test', subject: 'Your Hearth code' });

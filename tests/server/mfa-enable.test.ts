@@ -48,7 +48,7 @@ describe('jamie turns on an authenticator', () => {
   it('gets a secret, QR code and, on confirmation, ten recovery codes once', async () => {
     const client = server.client();
     await client.login('jamie', 'hearth-demo-1');
-    const start = await client.post('/api/auth/mfa/enable', { method: 'authenticator' });
+    const start = await client.post('/api/auth/mfa/enable', { method: 'authenticator', current: 'hearth-demo-1' });
     expect(start.status).toBe(200);
     const started = mfaEnableResponseSchema.parse(start.body).data;
     expect(started.confirmed).toBe(false);
@@ -89,7 +89,7 @@ describe('jamie turns on an authenticator', () => {
     expect(recovery.status).toBe(200);
 
     // A second method later returns no recovery codes (they exist already).
-    const email = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'jamie@example.test' });
+    const email = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'jamie@example.test', current: 'hearth-demo-1' });
     expect(email.status).toBe(200);
     const code = codeIn(await waitForMail('jamie@example.test', 1));
     const emailConfirm = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'jamie@example.test', code });
@@ -121,7 +121,7 @@ describe('sam turns on email codes over real SMTP', () => {
   it('confirms by emailed code, then signs in with send-code', async () => {
     const client = server.client();
     await client.login('sam', 'hearth-demo-1');
-    const start = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'sam@example.test' });
+    const start = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'sam@example.test', current: 'hearth-demo-1' });
     expect(start.status).toBe(200);
     expect(start.body).toEqual({ success: true, message: chosen.mfaCodeSent, data: { method: 'email', confirmed: false } });
     const mail = await waitForMail('sam@example.test', 1);
@@ -182,5 +182,38 @@ describe('alex on a site that requires two-factor', () => {
     expect(confirm.status).toBe(200);
     expect(client.jar.get(SESSION_COOKIE)).not.toBe(setupToken);
     expect((await client.get(`/api/v1/users/${me.user.id}`)).status).toBe(200);
+  });
+});
+
+describe('finding 11: step-up, the password again before a signed-in session starts a method', () => {
+  it('is asked for, a wrong one refused and counted towards the sign-in lock; a change is told to the other address', async () => {
+    const client = server.client();
+    await client.login('carer.ali', 'hearth-demo-1');
+    const none = await client.post('/api/auth/mfa/enable', { method: 'email', email: 'someone.else@example.test' });
+    expect(none.status).toBe(422);
+    expect(none.body.errors).toEqual({ current: [chosen.currentPasswordRequired] });
+    const wrong = await client.post('/api/auth/mfa/enable', { method: 'authenticator', current: 'not-the-password' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ current: [chosen.currentPasswordWrong] });
+    // Nothing was started or sent by either.
+    expect(received.some((mail) => mail.includes('someone.else@example.test'))).toBe(false);
+    expect(await server.db.selectFrom('mfa_methods').innerJoin('users', 'users.id', 'mfa_methods.user_id').where('users.username', '=', 'carer.ali').select('mfa_methods.id').execute()).toEqual([]);
+
+    const start = await client.post('/api/auth/mfa/enable', { method: 'authenticator', current: 'hearth-demo-1' });
+    expect(start.status).toBe(200);
+    const secret = mfaEnableResponseSchema.parse(start.body).data.secret!;
+    await awayFromStepBoundary();
+    expect((await client.post('/api/auth/mfa/enable', { method: 'authenticator', code: totpCode(secret) })).status).toBe(200);
+    const notice = await waitForMail('ali.hassan@demo.hearth.localhost', 1);
+    expect(notice).toContain('Two-factor sign-in with an authenticator app was just turned on');
+    expect(notice).not.toContain(secret);
+
+    // Guessing the password here locks the account as guessing it at sign-in does.
+    const guesser = server.client();
+    await guesser.login('carer.beth', 'hearth-demo-1');
+    let last = 0;
+    for (let i = 0; i < 6; i++) last = (await guesser.post('/api/auth/mfa/enable', { method: 'authenticator', current: `guess-${i}` })).status;
+    expect(last).toBe(429);
+    expect((await server.client().login('carer.beth', 'hearth-demo-1')).status).toBe(429);
   });
 });

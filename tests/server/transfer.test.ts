@@ -266,7 +266,7 @@ describe('never compressed', () => {
       '/api/auth/mfa/enable',
       { ...browserHeaders(jamie), 'content-type': 'application/json', accept: 'application/json', 'accept-encoding': 'br, gzip' },
       'POST',
-      JSON.stringify({ method: 'authenticator' }),
+      JSON.stringify({ method: 'authenticator', current: 'hearth-demo-1' }),
     );
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();

@@ -11,6 +11,7 @@ import { newTotpSecret, qrDataUrl, totpUri } from '../../lib/totp';
 import { parse } from '../../lib/validate';
 import { requireAuth, startSession } from '../../plugins/session';
 import { consumeTotp, firstRecoveryCodes, recordCodeFailure } from '../../domain/mfa/methods';
+import { stepUp, tellOtherAddresses } from '../../domain/mfa/step-up';
 import { paths } from '../../../src/contract/paths';
 
 const wrongCode = () => new HttpError(422, messages.codeIncorrect, { code: [messages.codeIncorrect] });
@@ -56,6 +57,7 @@ export default async function mfaEnableRoute(app: FastifyInstance) {
         .execute();
 
     if (input.code === undefined) {
+      if (auth.state !== 'mfa_setup') await stepUp(app, auth, input.current);
       if (input.method === 'authenticator') {
         const secret = newTotpSecret();
         await upsertPending({ secret_encrypted: encrypt(app.keys.secrets, secret), email: null, pending_code_hash: null, pending_code_expires_at: null });
@@ -116,6 +118,7 @@ export default async function mfaEnableRoute(app: FastifyInstance) {
     }
 
     const recoveryCodes = await firstRecoveryCodes(app, auth.tenantId, auth.userId);
+    await tellOtherAddresses(app, auth, input.method, input.method === 'email' ? input.email : null);
     // Two-factor is now on: a restricted set-up session becomes a full one, with a new token.
     if (auth.state === 'mfa_setup') await startSession(app, request, reply, { tenantId: auth.tenantId, userId: auth.userId, state: 'full' });
     const data: MfaEnableData = { method: input.method, confirmed: true, ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };

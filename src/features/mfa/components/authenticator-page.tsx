@@ -9,14 +9,16 @@ import { useToast } from '@/components/use-toast';
 import { failureMessage } from '@/lib/failure-message';
 import { groupKey } from '@/lib/group-key';
 import { confirmSetUp } from '../actions/confirm-set-up';
-import { startSetUp } from '../actions/start-set-up';
+import { passwordProblem, startSetUp } from '../actions/start-set-up';
 import { useFinishSetUp } from '../hooks/use-finish-set-up';
 import { codeError } from '../lib/code-error';
 import { CodeField } from './code-field';
+import { StepUpForm } from './step-up-form';
 import { RecoveryCodes } from './recovery-codes';
 
 type State =
   | { step: 'loading' }
+  | { step: 'password' }
   | { step: 'scan'; setup: MfaEnableData }
   | { step: 'codes'; codes: string[] }
   | { step: 'signed-out' }
@@ -41,6 +43,7 @@ export function AuthenticatorPage() {
     setState({ step: 'loading' });
     void startSetUp({ method: 'authenticator' }).then((result) => {
       if (result.ok) setState({ step: 'scan', setup: result.data });
+      else if (passwordProblem(result)) setState({ step: 'password' });
       else if (result.status === 401) setState({ step: 'signed-out' });
       else setState({ step: 'error', message: failureMessage(result, product) });
     });
@@ -83,6 +86,19 @@ export function AuthenticatorPage() {
         <div className="auth-card">
           <PageHeading>Authenticator app</PageHeading>
           <p role="status">Getting your set-up code…</p>
+        </div>
+      );
+    case 'password':
+      return (
+        <div className="auth-card">
+          <PageHeading>Authenticator app</PageHeading>
+          <StepUpForm
+            start={(current) => startSetUp({ method: 'authenticator', current })}
+            onStarted={(setup) => setState({ step: 'scan', setup })}
+          />
+          <div className="actions">
+            <Link to="/auth/mfa/configure" className="button button--ghost">Choose another way</Link>
+          </div>
         </div>
       );
     case 'signed-out':

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { emailSchema } from '@/contract/auth';
 import { chosenMessages } from '@/contract/messages';
@@ -6,12 +6,13 @@ import { fieldError } from '@/api/result';
 import { useProductName } from '@/data/app-config-store';
 import { useAccount } from '@/data/session-store';
 import { PageHeading } from '@/components/page-heading';
+import { PasswordField } from '@/components/password-field';
 import { TextField } from '@/components/text-field';
 import { useToast } from '@/components/use-toast';
 import { failureMessage } from '@/lib/failure-message';
 import { focusHeading } from '@/lib/focus-heading';
 import { confirmSetUp } from '../actions/confirm-set-up';
-import { startSetUp } from '../actions/start-set-up';
+import { passwordProblem, startSetUp } from '../actions/start-set-up';
 import { useFinishSetUp } from '../hooks/use-finish-set-up';
 import { codeError } from '../lib/code-error';
 import { CodeField } from './code-field';
@@ -30,7 +31,16 @@ export function EmailPage() {
   const [codeProblem, setCodeProblem] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // Asked for only when the server wants it (a signed-in session: step-up), then kept for "Send again".
+  const [needsPassword, setNeedsPassword] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // The field appears when first asked for: take the person straight to it.
+  useEffect(() => {
+    if (needsPassword) passwordRef.current?.focus();
+  }, [needsPassword]);
   const codeRef = useRef<HTMLInputElement>(null);
 
   const send = async (event?: FormEvent) => {
@@ -43,12 +53,25 @@ export function EmailPage() {
       return;
     }
     setEmailError(null);
+    if (needsPassword && !password) {
+      setPasswordError(chosenMessages.currentPasswordRequired);
+      setStep('email');
+      passwordRef.current?.focus();
+      return;
+    }
     setBusy(true);
-    const result = await startSetUp({ method: 'email', email: parsed.data });
+    const result = await startSetUp({ method: 'email', email: parsed.data, ...(needsPassword ? { current: password } : {}) });
     setBusy(false);
     if (!result.ok) {
       const field = fieldError(result, 'email');
-      if (field) {
+      const passwordAsked = passwordProblem(result);
+      if (passwordAsked && !field) {
+        setNeedsPassword(true);
+        // The first time it is simply asked for: no error until a password was typed.
+        setPasswordError(needsPassword ? passwordAsked : null);
+        setStep('email');
+        passwordRef.current?.focus();
+      } else if (field) {
         setEmailError(field);
         setStep('email');
         emailRef.current?.focus();
@@ -149,6 +172,20 @@ export function EmailPage() {
             setEmailError(null);
           }}
         />
+        {needsPassword ? (
+          <PasswordField
+            ref={passwordRef}
+            label="Your password"
+            hint="To keep your account safe, type your password too."
+            autoComplete="current-password"
+            value={password}
+            error={passwordError ?? undefined}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setPasswordError(null);
+            }}
+          />
+        ) : null}
         <button type="submit" className="button button--primary button--block" disabled={busy}>
           {busy ? 'Sending…' : 'Send me a code'}
         </button>

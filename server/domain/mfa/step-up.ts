@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { chosenMessages as chosen } from '../../../src/contract/messages';
+import { HttpError } from '../../lib/http-errors';
+import { verifyPassword } from '../../lib/passwords';
+import { assertNotLocked, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
+import type { SignedIn } from '../../plugins/session';
+
+/**
+ * Step-up (issue 12 finding 11): a signed-in session must give the password again before it starts
+ * a two-factor method, so whoever picks up a tablet left signed in can't bind their own email or
+ * authenticator (and read the recovery codes). A wrong password counts towards the same lock as a
+ * failed sign-in; none at all is a 422 on `current`, which the app reads as "ask for it".
+ */
+export async function stepUp(app: FastifyInstance, auth: SignedIn, password: string | undefined): Promise<void> {
+  if (password === undefined || password === '') {
+    throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordRequired] });
+  }
+  const user = await app.db
+    .selectFrom('users')
+    .select(['username', 'password_hash'])
+    .where('id', '=', auth.userId)
+    .where('tenant_id', '=', auth.tenantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!user) throw new HttpError(401, chosen.unauthenticated);
+  const accountKey = throttleKeys.account(auth.tenantId, user.username);
+  await assertNotLocked(app.db, accountKey);
+  if (await verifyPassword(user.password_hash, password)) return;
+  const limits = app.limits;
+  const lock = await recordFailure(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs });
+  if (lock) throw tooManyAttempts(lock);
+  throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordWrong] });
+}
+
+/**
+ * A method was turned on: every other address this person has (their account's email, the
+ * addresses of their email codes) hears of it, so a change they did not make does not go unseen.
+ * Content-light: no code, no secret, which method and what to do.
+ */
+export async function tellOtherAddresses(app: FastifyInstance, auth: SignedIn, method: 'authenticator' | 'email', newAddress: string | null): Promise<void> {
+  const user = await app.db.selectFrom('users').select(['email']).where('id', '=', auth.userId).where('tenant_id', '=', auth.tenantId).executeTakeFirst();
+  const methods = await app.db
+    .selectFrom('mfa_methods')
+    .select(['email'])
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('method', '=', 'email')
+    .where('confirmed_at', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const skip = newAddress?.trim().toLowerCase();
+  const addresses = new Map<string, string>();
+  for (const address of [user?.email, ...methods.map((row) => row.email)]) {
+    const key = address?.trim().toLowerCase();
+    if (address && key && key !== skip) addresses.set(key, address.trim());
+  }
+  const product = app.config.productName;
+  const what = method === 'authenticator' ? 'an authenticator app' : 'codes sent by email';
+  for (const to of addresses.values()) {
+    await app.mailer
+      .send({
+        to,
+        subject: `Two-factor sign-in changed on your ${product} account`,
+        text: `Two-factor sign-in with ${what} was just turned on for your ${product} account.\n\nIf this was you, there is nothing to do. If it was not, tell a member of staff you trust today.`,
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'two-factor change notice not sent'));
+  }
+}
