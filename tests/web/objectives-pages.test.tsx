@@ -133,21 +133,27 @@ describe('objectives list', () => {
     const { router, user } = renderApp('/objectives');
     const current = await screen.findByRole('tab', { name: 'Current' });
     current.focus();
+    // The tab follows the address, which the router updates in a transition: on a busy machine the
+    // render can come a moment after the key, so each state is waited for.
     await user.keyboard('{ArrowRight}');
     const completed = screen.getByRole('tab', { name: 'Completed' });
-    expect(completed.getAttribute('aria-selected')).toBe('true');
-    expect(document.activeElement).toBe(completed);
-    expect(router.state.location.search).toBe('?tab=1');
-    expect(screen.getByRole('tabpanel', { name: 'Completed' })).toBeTruthy();
+    await waitUntil(() => {
+      expect(completed.getAttribute('aria-selected')).toBe('true');
+      expect(document.activeElement).toBe(completed);
+      expect(router.state.location.search).toBe('?tab=1');
+      expect(screen.getByRole('tabpanel', { name: 'Completed' })).toBeTruthy();
+    });
     await user.keyboard('{ArrowRight}');
-    expect(document.activeElement).toBe(current);
-    expect(router.state.location.search).toBe('?tab=0');
+    await waitUntil(() => {
+      expect(document.activeElement).toBe(current);
+      expect(router.state.location.search).toBe('?tab=0');
+    });
     await user.keyboard('{End}');
-    expect(document.activeElement).toBe(completed);
+    await waitUntil(() => expect(document.activeElement).toBe(completed));
     await user.keyboard('{Home}');
-    expect(document.activeElement).toBe(current);
+    await waitUntil(() => expect(document.activeElement).toBe(current));
     await user.click(completed);
-    expect(router.state.location.search).toBe('?tab=1');
+    await waitUntil(() => expect(router.state.location.search).toBe('?tab=1'));
   });
 
   it('opens on the tab in the address; Completed is grouped by form name with a link to each category', async () => {
