@@ -29,7 +29,7 @@ import { startInstallCapture } from '@/data/install';
 import { startPersistAfterSignIn } from '@/data/persistent-storage';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
-import { setSyncState } from '@/data/replica/local-writes';
+import { forgetLocalChange, setSyncState } from '@/data/replica/local-writes';
 import { requestResync } from '@/data/replication/resync';
 import { clearSession } from '@/data/session-store';
 import { installWipeSteps, type WipeStep } from '@/data/sign-out';
@@ -53,12 +53,14 @@ import {
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
   settleDelivered: async (local, sync, result) => {
+    forgetLocalChange(local.collection, local.id);
     if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
     if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
   },
   setSyncState: async (local, sync, result) => {
+    forgetLocalChange(local.collection, local.id);
     // A form document's refused answers keep the server's field errors (shown beside the questions).
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     return setSyncState(local.collection, local.id, sync);

@@ -2,6 +2,11 @@
  * The outbox's door into the replica: optimistic documents and their sync state.
  * A pull never overwrites a document whose `sync_state` is pending or failed; the server's copy
  * waits in `sync_server` and replaces the local one when the outbox marks it synced.
+ *
+ * The pull decides that in its modifier, a moment before RxDB writes what it decided: a change made
+ * in between would be overwritten by the older server copy (seen under load: a chosen style flipped
+ * back until the next pull). So each optimistic change is remembered until its outcome settles it,
+ * and `keepLocalChange` puts it back over such a write, with the server's copy parked.
  */
 import type { RxCollection, RxDocument } from 'rxdb';
 import { whenReplicaOpen } from './replica-store';
@@ -27,6 +32,47 @@ export type ReplicaCollectionName =
 
 type Doc = Record<string, unknown> & { id: string };
 
+interface LocalChange {
+  readonly patch: Record<string, unknown>;
+  readonly sync: SyncState;
+}
+
+/** Optimistic changes still on their way, by `collection/id` (several changes to one document merge). */
+const unsettled = new Map<string, LocalChange>();
+const changeKey = (collection: ReplicaCollectionName, id: string) => `${collection}/${id}`;
+
+/** The outcome of the document's latest write arrived (the composition root's outcome sink says so). */
+export function forgetLocalChange(collection: ReplicaCollectionName, id: string): void {
+  unsettled.delete(changeKey(collection, id));
+}
+
+const carries = (doc: Record<string, unknown>, sync: SyncState) => doc.sync_state === sync.state && (doc.sync_outbox_id ?? null) === sync.outbox_id;
+
+/** A document as a parked server copy: without RxDB's own fields and without a copy of its own. */
+function asParked(doc: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(doc).filter(([field]) => !field.startsWith('_') && field !== 'sync_server'));
+}
+
+/**
+ * Called with each document a pull wrote: when it no longer carries an unsettled local change (the
+ * pull read the document just before the change), the change goes back on top and what the pull
+ * brought waits in `sync_server` (a pulled server copy as it is, a stale pending copy's own parked one).
+ */
+export async function keepLocalChange(collection: ReplicaCollectionName, written: Record<string, unknown>): Promise<void> {
+  const id = String(written.id);
+  const key = changeKey(collection, id);
+  const wanted = unsettled.get(key);
+  if (!wanted || carries(written, wanted.sync)) return;
+  const doc = await (await collectionOf(collection)).findOne(id).exec();
+  if (!doc) return;
+  await doc.incrementalModify((latest) => {
+    const change = unsettled.get(key);
+    if (!change || carries(latest, change.sync)) return latest;
+    const parked = latest.sync_state === 'synced' ? asParked(latest) : ((latest.sync_server as Record<string, unknown> | null | undefined) ?? null);
+    return { ...latest, ...change.patch, ...syncFields(change.sync), sync_server: parked, id };
+  });
+}
+
 async function collectionOf(name: ReplicaCollectionName): Promise<RxCollection<Doc>> {
   const { db } = await whenReplicaOpen();
   return db.collections[name] as unknown as RxCollection<Doc>;
@@ -42,6 +88,9 @@ export async function applyLocalChange(
   const target = await collectionOf(collection);
   const { sync_server: _ignored, ...clean } = patch;
   const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), id });
+  const key = changeKey(collection, id);
+  if (sync.state === 'pending') unsettled.set(key, { patch: { ...unsettled.get(key)?.patch, ...clean }, sync });
+  else unsettled.delete(key); // a failed document is one no pull overwrites
   const existing = await target.findOne(id).exec();
   if (existing) {
     await existing.incrementalModify(merge);

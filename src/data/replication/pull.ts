@@ -25,7 +25,7 @@ import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
 import { withQuery, type ListQuery } from '@/contract/query-string';
-import type { ReplicaCollectionName } from '../replica/local-writes';
+import { keepLocalChange, type ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 
 export const DEFAULT_PER_PAGE = 100;
@@ -209,7 +209,7 @@ export function startPull<Row extends SyncedRow>(
     return { ...current, ...Object.fromEntries(owned), sync_server: server, _deleted: false } as WithDeleted<Doc>;
   };
 
-  return replicateRxCollection<Doc, Checkpoint>({
+  const replication = replicateRxCollection<Doc, Checkpoint>({
     replicationIdentifier: `hearth-pull:${config.identifier}`,
     collection: collection as unknown as RxCollection<Doc>,
     live: true,
@@ -222,4 +222,9 @@ export function startPull<Row extends SyncedRow>(
       batchSize: generic.kind === 'pages' ? (generic.perPage ?? DEFAULT_PER_PAGE) : DEFAULT_PER_PAGE,
     },
   });
+  // The modifier's read and RxDB's write are not one step: a local change made between them comes back.
+  replication.received$.subscribe((written) => {
+    void keepLocalChange(generic.collection, written).catch(() => undefined);
+  });
+  return replication;
 }

@@ -1,0 +1,129 @@
+/**
+ * A pull decides in its modifier whether a document holds a local change, and RxDB writes what it
+ * decided a moment later. A change made in between (a young person choosing a style while the
+ * record is being pulled) must survive: it goes back on top, the server's copy parked, until its
+ * outcome settles it. Real server in-process, real replication; the in-between moment is made
+ * certain by running the change right after the modifier's read.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { replicaOutcomeSink } from '@/app/start-data';
+import { sendOutboxRequest } from '@/api/outbox-transport';
+import type { Account } from '@/contract/users';
+import { updateKidsStyle } from '@/features/account/actions/update-kids-style';
+import { configureOutbox, flushOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import type { Transport } from '@/data/outbox/replay';
+import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
+import type { OpenReplica } from '@/data/replica/replica-store';
+import type { ResidentDoc } from '@/data/replica/types';
+import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { freshStore, testKey } from './outbox-support';
+import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
+
+let sync: SyncTestServer;
+let account: Account;
+let open: OpenReplica;
+let online = true;
+
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: true, replication: { liveTriggers: false, retryTime: 200 } };
+
+beforeAll(async () => {
+  sync = await startSyncServer();
+  account = await sync.signIn('jamie');
+});
+afterAll(async () => {
+  await sync?.close();
+});
+beforeEach(async () => {
+  online = true;
+  vi.stubGlobal('navigator', {
+    get onLine() {
+      return online;
+    },
+  });
+  const key = testKey();
+  const transport: Transport = {
+    csrfToken: async () => sync.csrfToken(),
+    send: async (request) => (online ? sendOutboxRequest(request) : { status: 0, body: null }),
+  };
+  configureOutbox({ ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  open = await openReplicaForAccount(account, uniqueName('site'), replica);
+  await getReplication()!.awaitInitial();
+});
+afterEach(async () => {
+  resetOutboxConfig();
+  vi.unstubAllGlobals();
+  await closeReplica();
+});
+
+const residentId = () => account.user.resident!.id;
+const residentDoc = async () => (await open.db.resident.findOne(residentId()).exec())?.toJSON() as ResidentDoc | undefined;
+
+/** jamie on her other tablet: a change the replica has not pulled yet. */
+async function changeOnOtherDevice(settings: Record<string, string>): Promise<void> {
+  const other = sync.server.client();
+  other.jar.set('other-device', '1'); // a client with cookies of its own: the fetch wrapper leaves it alone
+  expect((await other.login('jamie', 'hearth-demo-1', 'demo')).status).toBe(200);
+  expect((await other.put(`/api/v1/projects/residents/${residentId()}/app-settings`, settings)).status).toBe(200);
+}
+
+/** Runs `change` right after the pull's modifier reads the resident record, before RxDB writes. */
+function betweenModifierAndWrite(change: () => Promise<void>): { ran: () => boolean; restore: () => void } {
+  const collection = open.db.resident;
+  const findOne = collection.findOne.bind(collection);
+  let pending: (() => Promise<void>) | null = change;
+  let ran = false;
+  collection.findOne = ((query: string) => {
+    const rxQuery = findOne(query);
+    if (!pending || query !== residentId()) return rxQuery;
+    const run = pending;
+    pending = null;
+    return {
+      exec: async () => {
+        const doc = await rxQuery.exec();
+        await run();
+        ran = true;
+        return doc;
+      },
+    };
+  }) as unknown as typeof collection.findOne;
+  return { ran: () => ran, restore: () => void delete (collection as unknown as Record<string, unknown>).findOne };
+}
+
+describe('a local change made while a pull is between its read and its write', () => {
+  it('stays on the record (pending, the server copy parked) and settles into the server copy that has both', async () => {
+    const before = await residentDoc();
+    expect(before?.app_settings.kids_style).toBe('fun_style');
+    await changeOnOtherDevice({ journal_colour: 'mint' });
+
+    online = false;
+    const race = betweenModifierAndWrite(async () => {
+      const current = (await residentDoc())!;
+      expect((await updateKidsStyle(residentId(), current.app_settings, 'gaming_style')).ok).toBe(true);
+    });
+    try {
+      getReplication()!.reSync(['resident']);
+      await eventually(() => race.ran(), 10_000, 'the pull of the resident record');
+      await getReplication()!.awaitInSync();
+    } finally {
+      race.restore();
+    }
+
+    // Without the fix the pull's copy (fun_style, synced) replaced the young person's choice here.
+    await eventually(async () => (await residentDoc())?.sync_server != null, 10_000, 'the parked server copy');
+    const kept = (await residentDoc())!;
+    expect(kept).toMatchObject({ sync_state: 'pending', app_settings: expect.objectContaining({ kids_style: 'gaming_style' }) });
+    expect(kept.sync_server).toMatchObject({ app_settings: expect.objectContaining({ kids_style: 'fun_style', journal_colour: 'mint' }) });
+
+    online = true;
+    flushOutbox();
+    expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
+    await eventually(
+      async () => {
+        const doc = await residentDoc();
+        return doc?.sync_state === 'synced' && doc.app_settings.kids_style === 'gaming_style' && doc.app_settings.journal_colour === 'mint';
+      },
+      15_000,
+      'the settled record with both changes',
+    );
+  });
+});
