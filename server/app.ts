@@ -19,6 +19,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { registerIdempotency } from './plugins/idempotency';
 import { addAuthRateLimit, registerRateLimit } from './plugins/rate-limit';
 import { registerSafeText } from './plugins/safe-text';
+import { registerStaffAudit } from './plugins/staff-audit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
 import { DOCUMENT_FORM_LIMITS, formBodies, multipartBodies } from './plugins/multipart-bodies';
@@ -62,6 +63,7 @@ import changePasswordRoute from './routes/users/change-password';
 import lookupRoutes from './routes/users/lookups';
 import photoRoute from './routes/users/photo';
 import showUserRoute from './routes/users/show';
+import staffAccessRoute from './routes/audit/staff-access';
 import './types';
 
 export interface BuildAppOptions {
@@ -143,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSafeText(app);
   registerIdempotency(app);
   registerDemoTopUp(app);
+  registerStaffAudit(app);
 
   await app.register(
     async (api) => {
@@ -197,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(pushSubscribeRoute);
       await api.register(pushUnsubscribeRoute);
       await api.register(syncStreamRoute);
+      await api.register(staffAccessRoute);
       if (config.nodeEnv === 'development') await api.register(devMailboxRoute);
     },
     { prefix: '/api' },

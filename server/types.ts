@@ -16,6 +16,8 @@ export interface CurrentSession {
   tenantId: string | null;
   userId: string | null;
   state: SessionState;
+  /** The person is staff (not a young person): their data requests are recorded (plugins/staff-audit.ts). */
+  staff: boolean;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0007-documents.ts. */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0008-staff-access-log.ts. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -466,6 +466,20 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** 0008: one request of a member of staff to the data API (never changed). */
+export interface StaffAccessLogTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string;
+  resident_id: string | null;
+  action: 'read' | 'write';
+  method: string;
+  route: string;
+  target: ColumnType<Record<string, unknown>, string | undefined, never>;
+  status: number;
+  at: Generated<Date>;
+}
+
 export interface Database {
   tenants: TenantsTable;
   user_types: UserTypesTable;
@@ -504,6 +518,7 @@ export interface Database {
   rewards: RewardsTable;
   reward_exchanges: RewardExchangesTable;
   documents: DocumentsTable;
+  staff_access_log: StaffAccessLogTable;
   document_chapters: DocumentChaptersTable;
   document_pages: DocumentPagesTable;
   document_submissions: DocumentSubmissionsTable;

@@ -3,7 +3,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { HttpError } from '../lib/http-errors';
 import type { Audience } from '../lib/notifier';
-import type { SignedIn } from '../plugins/session';
+import { YOUNG_PERSON_TYPE_ID, type SignedIn } from '../plugins/session';
 
 /**
  * The one access rule: who may read or answer what. Every route, the change stream and the
@@ -291,7 +291,7 @@ export async function assertCanSee(app: FastifyInstance, auth: SignedIn, targetI
     .executeTakeFirst();
   if (isStaffThere) return;
 
-  const viewerIsStaff = viewer.user_type_id !== 1;
+  const viewerIsStaff = viewer.user_type_id !== YOUNG_PERSON_TYPE_ID;
   if (viewerIsStaff) {
     const isResidentThere = await app.db
       .selectFrom('residents')

@@ -14,6 +14,9 @@ import { isApiRequest } from '../lib/api-path';
  * Server-side sessions. The cookie holds 32 random bytes; the database keeps only their SHA-256,
  * so a copy of the table cannot be replayed. Lifetimes are in lib/auth-limits.ts.
  */
+/** user_types row of young people (migration 0001); every other type is staff. */
+export const YOUNG_PERSON_TYPE_ID = 1;
+
 export interface SignedIn {
   sessionId: string;
   tenantId: string;
@@ -57,7 +60,9 @@ async function createSession(
     .executeTakeFirstOrThrow();
   setSessionCookie(request, reply, token);
   setCsrfCookie(app, request, reply, tokenHash);
-  const session: CurrentSession = { id: row.id, tokenHash, ...owner };
+  // A new session's own request is a sign-in under /api/auth, which is never recorded; from the
+  // next request on, the loader below reads who the person is.
+  const session: CurrentSession = { id: row.id, tokenHash, ...owner, staff: false };
   request.session = session;
   return session;
 }
@@ -122,6 +127,7 @@ export function registerSessions(app: FastifyInstance): void {
         'sessions.absolute_expires_at',
         'users.deleted_at as user_deleted_at',
         'users.tenant_id as user_tenant_id',
+        'users.user_type_id',
       ])
       .where('sessions.token_hash', '=', sha256(token))
       .where('sessions.idle_expires_at', '>', sql<Date>`now()`)
@@ -136,6 +142,7 @@ export function registerSessions(app: FastifyInstance): void {
       tenantId: row.tenant_id,
       userId: row.user_id,
       state: row.state,
+      staff: row.user_type_id !== null && row.user_type_id !== YOUNG_PERSON_TYPE_ID,
     };
     if (Date.now() - row.updated_at.getTime() > app.limits.touchEveryMs) {
       const idle = row.state === 'guest' ? app.limits.guestIdleMs : app.limits.idleMs;

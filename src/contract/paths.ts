@@ -169,6 +169,8 @@ export const paths = {
   health: restRoute('/health'),
   /** Development mode only. */
   devMailbox: restRoute('/dev/mailbox'),
+  /** Issue 12: a manager reads what the staff of their homes read and changed (contract audit.ts). */
+  staffAccessLog: restRoute('/v1/staff/access-log'),
   /** Server-sent events: `event: change` with the collections to re-sync. */
   syncStream: restRoute('/v1/sync/stream'),
 } as const;

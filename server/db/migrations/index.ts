@@ -6,6 +6,7 @@ import { accessRevocations } from './0004-access-revocations';
 import { objectives } from './0005-objectives';
 import { rewards } from './0006-rewards';
 import { documents } from './0007-documents';
+import { staffAccessLog } from './0008-staff-access-log';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-objectives': objectives,
   '0006-rewards': rewards,
   '0007-documents': documents,
+  '0008-staff-access-log': staffAccessLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { paths } from '../../src/contract/paths';
+import { recordStaffAccess } from '../domain/audit/staff-access';
+
+/**
+ * Issue 12, staff access audit: every request a signed-in member of staff makes to the data API
+ * (`/api/v1/...`) is recorded as its answer leaves, whatever the answer: who, the route and its
+ * parameters, when, the status. Recorded before the answer is sent (onSend, not onResponse), so
+ * no member of staff has seen anything the log does not hold yet; it costs staff requests one insert. A young person's own requests are never recorded. Left out: the
+ * staff member's own account and devices, and the log itself (reading it is not a young person's data).
+ */
+const API = '/api';
+const OWN = new Set([paths.account, paths.changePassword, paths.pushSubscribe, paths.pushUnsubscribe, paths.staffAccessLog].map((route) => `${API}${route.pattern}`));
+
+export function registerStaffAudit(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const session = request.session;
+    if (!session?.staff || session.state !== 'full' || !session.userId || !session.tenantId) return payload;
+    const route = request.routeOptions.url;
+    if (!route?.startsWith(`${API}/v1/`) || OWN.has(route)) return payload;
+    try {
+      await recordStaffAccess(app, {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        method: request.method,
+        route: route.slice(API.length),
+        params: request.params,
+        query: request.query,
+        status: reply.statusCode,
+      });
+    } catch (error) {
+      // Refusing the answer would not undo the work behind it; a lost record must at least be visible to whoever runs the site.
+      request.log.error({ err: error, route }, 'staff access not recorded');
+    }
+    return payload;
+  });
+}
