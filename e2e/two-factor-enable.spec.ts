@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAsJamie, signOut, submitLogin } from './support/sign-in';
 import { freshTotpCode } from './support/totp';
 
-test('jamie turns on authenticator two-factor, saves recovery codes, and signs in again through verify', async ({ page }) => {
+test('jamie turns on authenticator two-factor, saves recovery codes, signs in again through verify, makes new codes and turns it off', async ({ page }) => {
   await signInAsJamie(page);
   await page.getByRole('main').getByRole('link', { name: 'Set up two-factor sign-in' }).click();
   await expect(page).toHaveURL(/\/auth\/mfa\/configure$/);
@@ -36,4 +36,25 @@ test('jamie turns on authenticator two-factor, saves recovery codes, and signs i
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page).toHaveTitle('Hearth - Dashboard');
+
+  // Issue 12: she sees her two-factor sign-in, makes new recovery codes and turns the app off, each after her password.
+  await page.goto('/auth/mfa/configure');
+  await expect(page.getByRole('heading', { level: 1, name: 'Two-factor sign-in' })).toBeVisible();
+  await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+  await page.getByLabel('Your password').fill('hearth-demo-1');
+  await page.getByRole('button', { name: 'Make new codes' }).click();
+  await expect(codes).toHaveCount(10);
+  await page.getByRole('button', { name: 'I have saved my codes' }).click();
+  await expect(page.getByText('New recovery codes made. The old ones no longer work.')).toBeVisible();
+
+  const ways = page.getByRole('region', { name: 'Your ways to get codes' });
+  await ways.getByRole('button', { name: 'Turn off Authenticator app' }).click();
+  await ways.getByLabel('Your password').fill('hearth-demo-1');
+  await ways.getByRole('button', { name: 'Turn off Authenticator app' }).click();
+  await expect(page.getByText('Authenticator app turned off.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-factor sign-in' })).toBeVisible();
+
+  await signOut(page);
+  await submitLogin(page, 'jamie');
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

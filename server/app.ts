@@ -43,6 +43,7 @@ import loginRoute from './routes/auth/login';
 import logoutRoute from './routes/auth/logout';
 import mfaEnableRoute from './routes/auth/mfa-enable';
 import mfaLoginRoute from './routes/auth/mfa-login';
+import mfaManageRoutes from './routes/auth/mfa-manage';
 import mfaSendCodeRoute from './routes/auth/mfa-send-code';
 import devMailboxRoute from './routes/dev-mailbox';
 import healthRoute from './routes/health';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(showUserRoute);
       await api.register(photoRoute);
       await api.register(changePasswordRoute);
+      await api.register(mfaManageRoutes);
       await api.register(showResidentRoute);
       await api.register(appSettingsRoute);
       await api.register(associatedUsersRoute);

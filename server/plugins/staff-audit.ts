@@ -10,7 +10,7 @@ import { recordStaffAccess } from '../domain/audit/staff-access';
  * staff member's own account and devices, and the log itself (reading it is not a young person's data).
  */
 const API = '/api';
-const OWN = new Set([paths.account, paths.changePassword, paths.pushSubscribe, paths.pushUnsubscribe, paths.staffAccessLog].map((route) => `${API}${route.pattern}`));
+const OWN = new Set([paths.account, paths.changePassword, paths.pushSubscribe, paths.pushUnsubscribe, paths.mfaMethod, paths.recoveryCodes, paths.staffAccessLog].map((route) => `${API}${route.pattern}`));
 
 export function registerStaffAudit(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {

@@ -107,6 +107,29 @@ export const mfaEnableDataSchema = z.object({
   recovery_codes: z.array(z.string()).optional(),
 });
 export const mfaEnableResponseSchema = envelope(mfaEnableDataSchema);
+
+/**
+ * Managing one's two-factor sign-in (issue 12, docs/api.md), each after the password again:
+ * DELETE /v1/auth/mfa/methods/{method} turns one method off; POST /v1/auth/mfa/recovery-codes
+ * replaces the recovery codes with ten new ones (shown once; the old ones stop working).
+ */
+export const mfaStepUpRequestSchema = z.object({ current: stepUpPassword });
+export type MfaStepUpRequest = z.infer<typeof mfaStepUpRequestSchema>;
+export const mfaMethodParamsSchema = z.object({ method: mfaMethodSchema });
+export const mfaRemoveDataSchema = z.object({ method: mfaMethodSchema, methods: z.array(mfaMethodSchema) });
+export const mfaRemoveResponseSchema = envelope(mfaRemoveDataSchema);
+export type MfaRemoveData = z.infer<typeof mfaRemoveDataSchema>;
+export const recoveryCodesDataSchema = z.object({ recovery_codes: z.array(z.string()) });
+export const recoveryCodesResponseSchema = envelope(recoveryCodesDataSchema);
+export type RecoveryCodesData = z.infer<typeof recoveryCodesDataSchema>;
+
+export const mfaManageMessages = {
+  notOn: 'That two-factor method is not on',
+  keepOne: 'Two-factor sign-in is required for your account, so keep at least one way to get codes.',
+  turnOnFirst: 'Turn on two-factor sign-in first',
+  removed: 'Two-factor method removed',
+  newCodes: 'New recovery codes made. The old ones no longer work.',
+} as const;
 export type MfaEnableData = z.infer<typeof mfaEnableDataSchema>;
 
 export const plainSuccessSchema = z.object({ success: z.literal(true), message: z.string().optional() });

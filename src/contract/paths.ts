@@ -82,6 +82,10 @@ export const paths = {
   mfaEnable: restRoute('/auth/mfa/enable'),
   mfaLogin: restRoute('/auth/mfa/login'),
   logout: restRoute('/auth/logout'),
+  /** Issue 12, after the password again: DELETE turns a two-factor method off. */
+  mfaMethod: restRoute('/v1/auth/mfa/methods/:method'),
+  /** Issue 12, after the password again: POST makes ten new recovery codes (the old ones stop working). */
+  recoveryCodes: restRoute('/v1/auth/mfa/recovery-codes'),
 
   // Users
   account: restRoute('/v1/auth/user'),

@@ -33,11 +33,12 @@ export async function stepUp(app: FastifyInstance, auth: SignedIn, password: str
 }
 
 /**
- * A method was turned on: every other address this person has (their account's email, the
- * addresses of their email codes) hears of it, so a change they did not make does not go unseen.
- * Content-light: no code, no secret, which method and what to do.
+ * A two-factor change: every address this person has (their account's email, the addresses of
+ * their email codes, and `alsoTell`, say an address just removed) hears of it, except `skip` (an
+ * address just added, which got its own code), so a change they did not make does not go unseen.
+ * Content-light: no code, no secret; what changed and what to do.
  */
-export async function tellOtherAddresses(app: FastifyInstance, auth: SignedIn, method: 'authenticator' | 'email', newAddress: string | null): Promise<void> {
+export async function tellAddresses(app: FastifyInstance, auth: SignedIn, change: string, options: { skip?: string | null; alsoTell?: string | null } = {}): Promise<void> {
   const user = await app.db.selectFrom('users').select(['email']).where('id', '=', auth.userId).where('tenant_id', '=', auth.tenantId).executeTakeFirst();
   const methods = await app.db
     .selectFrom('mfa_methods')
@@ -48,21 +49,32 @@ export async function tellOtherAddresses(app: FastifyInstance, auth: SignedIn, m
     .where('confirmed_at', 'is not', null)
     .where('deleted_at', 'is', null)
     .execute();
-  const skip = newAddress?.trim().toLowerCase();
+  const skip = options.skip?.trim().toLowerCase();
   const addresses = new Map<string, string>();
-  for (const address of [user?.email, ...methods.map((row) => row.email)]) {
+  for (const address of [user?.email, ...methods.map((row) => row.email), options.alsoTell]) {
     const key = address?.trim().toLowerCase();
     if (address && key && key !== skip) addresses.set(key, address.trim());
   }
   const product = app.config.productName;
-  const what = method === 'authenticator' ? 'an authenticator app' : 'codes sent by email';
   for (const to of addresses.values()) {
     await app.mailer
       .send({
         to,
         subject: `Two-factor sign-in changed on your ${product} account`,
-        text: `Two-factor sign-in with ${what} was just turned on for your ${product} account.\n\nIf this was you, there is nothing to do. If it was not, tell a member of staff you trust today.`,
+        text: `${change} for your ${product} account.\n\nIf this was you, there is nothing to do. If it was not, tell a member of staff you trust today.`,
       })
       .catch((error: unknown) => app.log.warn({ err: error }, 'two-factor change notice not sent'));
   }
+}
+
+const METHOD_WORDS = { authenticator: 'an authenticator app', email: 'codes sent by email' } as const;
+
+/** A method was turned on: the other addresses hear of it (the new one got its own code). */
+export function tellOtherAddresses(app: FastifyInstance, auth: SignedIn, method: 'authenticator' | 'email', newAddress: string | null): Promise<void> {
+  return tellAddresses(app, auth, `Two-factor sign-in with ${METHOD_WORDS[method]} was just turned on`, { skip: newAddress });
+}
+
+/** A method was turned off: every address hears of it, the removed one too. */
+export function tellMethodRemoved(app: FastifyInstance, auth: SignedIn, method: 'authenticator' | 'email', removedAddress: string | null): Promise<void> {
+  return tellAddresses(app, auth, `Two-factor sign-in with ${METHOD_WORDS[method]} was just turned off`, { alsoTell: removedAddress });
 }

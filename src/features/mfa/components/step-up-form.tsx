@@ -1,5 +1,4 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { MfaEnableData } from '@/contract/auth';
 import { chosenMessages } from '@/contract/messages';
 import type { Result } from '@/api/result';
 import { useProductName } from '@/data/app-config-store';
@@ -9,10 +8,21 @@ import { failureMessage } from '@/lib/failure-message';
 import { passwordProblem } from '../actions/start-set-up';
 
 /**
- * Step-up: the server wants the password again before a signed-in person turns on a two-factor
- * method (so nobody else can do it on a tablet left signed in). Its refusal shows beside the field.
+ * Step-up: the server wants the password again before a signed-in person changes their two-factor
+ * sign-in (so nobody else can on a tablet left signed in). Its refusal shows beside the field.
  */
-export function StepUpForm({ start, onStarted }: { start: (current: string) => Promise<Result<MfaEnableData>>; onStarted: (data: MfaEnableData) => void }) {
+export function StepUpForm<T>({
+  start,
+  onStarted,
+  label = 'Confirm it is you',
+  submit: submitText = 'Continue',
+}: {
+  start: (current: string) => Promise<Result<T>>;
+  onStarted: (data: T) => void;
+  /** The form's accessible name (several may share a page). */
+  label?: string;
+  submit?: string;
+}) {
   const product = useProductName();
   const toast = useToast();
   const [password, setPassword] = useState('');
@@ -39,7 +49,7 @@ export function StepUpForm({ start, onStarted }: { start: (current: string) => P
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Confirm it is you">
+    <form className="form" onSubmit={submit} noValidate aria-label={label}>
       <p className="lead">To keep your account safe, type your password first.</p>
       <PasswordField
         ref={field}
@@ -54,7 +64,7 @@ export function StepUpForm({ start, onStarted }: { start: (current: string) => P
         }}
       />
       <button type="submit" className="button button--primary button--block" disabled={busy}>
-        {busy ? 'Checking…' : 'Continue'}
+        {busy ? 'Checking…' : submitText}
       </button>
     </form>
   );
