@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { databaseOptionsFor, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { deriveKeys } from './lib/crypto';
+import { releaseAbandonedClaims } from './plugins/idempotency';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_RECOVERY_CODES, DEMO_TOTP_SECRET, seedDemo } from './seed/demo';
 
 /** The only entry point: config, database, migrations, seed, listen, and a clean shutdown. */
@@ -24,6 +25,8 @@ const leftovers = await new FileStore(config.dataDir).removeLeftovers();
 if (leftovers > 0) console.warn(`Removed ${leftovers} half-written upload(s) left by an earlier crash.`);
 const database = await openDatabase(databaseOptionsFor(config));
 await migrateToLatest(database.db);
+// The embedded database has one process, this one: a claim without an answer was cut off by a crash.
+if (database.kind === 'pglite') await releaseAbandonedClaims(database.db);
 if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
 
 const app = await buildApp({ config, db: database.db });

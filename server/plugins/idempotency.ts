@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAY_HEADER } from '../../src/contract/sync';
 import { sha256 } from '../lib/crypto';
@@ -16,7 +17,10 @@ import { requireAuth } from './session';
  *   waits up to 10 s for it (then 409, which the client retries);
  * - the same key with a different method, path or body is a 422.
  * Keys expire after 24 hours. A claim left unanswered for a minute (a crashed process) is taken
- * over by the next repeat: the one window in which a write could run twice.
+ * over by the next repeat: the one window in which a write could run twice. On the embedded
+ * database only one process ever runs, so at start every unanswered claim is a dead process's:
+ * server/main.ts frees them at once (`releaseAbandonedClaims`), and a resend after a crash is
+ * answered straight away instead of with a minute of 409s.
  */
 const IDEMPOTENCY_TTL_HOURS = 24;
 const WAIT_MS = 10_000;
@@ -39,6 +43,12 @@ function stableJson(value: unknown): string {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Frees every claim that has no answer. Only where no other process can be mid-request (PGlite). */
+export async function releaseAbandonedClaims(db: Kysely<Database>): Promise<number> {
+  const freed = await db.deleteFrom('idempotency_keys').where('status', 'is', null).executeTakeFirst();
+  return Number(freed.numDeletedRows);
+}
 
 export function registerIdempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotencyClaim', null);
