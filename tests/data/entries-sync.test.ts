@@ -17,7 +17,8 @@ import { postComment } from '@/entries/data/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/contract/base64';
-import { configureOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { configureOutbox, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { discardFailedEntry, retryFailedEntry } from '@/entries/data/failed-entry';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -207,5 +208,44 @@ describe('journal writes with the real server', () => {
     expect(await saveEntry('journal', { description: `${text} too late` }, { id })).toMatchObject({ ok: true });
     await eventually(async () => (await open.db.journal.findOne(id).exec())?.get('sync_state') === 'failed', 10_000, 'the refusal');
     expect((await open.db.journal.findOne(id).exec())!.toJSON()).toMatchObject({ description: `${text} too late`, sync_message: entryMessages.locked });
+  });
+
+  it('[server: lock] a refused change is never stuck: Try again sends it again, Discard brings back the server copy (offline) and empties the queue', async () => {
+    const text = `${TAG} discard`;
+    await saveEntry('journal', { description: text });
+    expect((await waitForOutboxToDrain(10_000)).drained).toBe(true);
+    await eventually(async () => (await tagged(text))[0]?.sync_state === 'synced', 10_000, 'the entry');
+    const id = (await tagged(text))[0]!.id;
+    await sync.server.db.updateTable('journal_entries').set({ locked_at: sql`now()`, updated_at: sql`clock_timestamp()` }).where('id', '=', id).execute();
+
+    expect(await saveEntry('journal', { description: `${text} refused` }, { id })).toMatchObject({ ok: true });
+    await eventually(async () => (await open.db.journal.findOne(id).exec())?.get('sync_state') === 'failed', 10_000, 'the refusal');
+    expect((await refreshCounts()).failed).toBe(1);
+
+    // Try again: the same write goes once more (and is refused once more: the conversation is closed).
+    const puts = () => sync.requests.filter((r) => r.method === 'POST' && r.url.pathname.endsWith(`/journal/entries/${id}`)).length;
+    const before = puts();
+    expect(await retryFailedEntry('journal', id)).toEqual({ ok: true });
+    await eventually(() => puts() > before, 10_000, 'the second attempt');
+    await eventually(async () => (await open.db.journal.findOne(id).exec())?.get('sync_state') === 'failed', 10_000, 'the second refusal');
+
+    // Discard, offline: the server's copy from before the change comes back, and nothing is left to send.
+    online = false;
+    expect(await discardFailedEntry('journal', id)).toEqual({ ok: true });
+    expect((await open.db.journal.findOne(id).exec())!.toJSON()).toMatchObject({ description: text, sync_state: 'synced', sync_server: null });
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
+  });
+
+  it('a refused entry the server never had is removed by Discard', async () => {
+    const text = `${TAG} never created`;
+    // Shared with someone who is not staff of jamie's home: the server refuses the create (422).
+    const saved = await saveEntry('journal', { description: text, sharedWith: ['00000000-0000-4000-8000-000000000000'] });
+    expect(saved.ok).toBe(true);
+    const id = saved.ok ? saved.id : '';
+    await eventually(async () => (await open.db.journal.findOne(id).exec())?.get('sync_state') === 'failed', 10_000, 'the refusal');
+    expect((await open.db.journal.findOne(id).exec())!.get('local_only')).toBe(true);
+    expect(await discardFailedEntry('journal', id)).toEqual({ ok: true });
+    expect(await open.db.journal.findOne(id).exec()).toBeNull();
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
   });
 });

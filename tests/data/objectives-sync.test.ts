@@ -219,7 +219,15 @@ describe('objectives on the device with the real server', () => {
     online = true;
     flushOutboxNowOnline();
     expect((await waitForOutboxToDrain(WAIT_MS)).drained).toBe(true);
-    await eventually(async () => (await tasksDoc(id))?.sync_state === 'synced', WAIT_MS, 'the settled comment');
+    // Settling is two writes (synced, then the server's copy): wait for the second, not the first.
+    await eventually(
+      async () => {
+        const doc = (await tasksDoc(id)) as TaskCommentOverlayDoc | null;
+        return doc?.sync_state === 'synced' && doc.local_only === false;
+      },
+      WAIT_MS,
+      'the settled comment',
+    );
     const settled = (await tasksDoc(id)) as TaskCommentOverlayDoc;
     expect(settled).toMatchObject({ local_only: false, creator: { id: account.user.id } });
     // The photo moved to the server's file id: viewable offline without a download.

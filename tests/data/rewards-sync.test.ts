@@ -194,7 +194,8 @@ describe('rewards on the device with the real server', () => {
     online = true;
     flushOutboxNowOnline();
     expect((await waitForOutboxToDrain(WAIT_MS)).drained).toBe(true);
-    await eventually(async () => (await exchangeDoc(id))?.sync_state === 'synced', WAIT_MS, 'the delivered swap');
+    // Settling is two writes (synced, then the server's copy): wait for the second, not the first.
+    await eventually(async () => (await exchangeDoc(id))?.sync_state === 'synced' && (await exchangeDoc(id))?.local_only === false, WAIT_MS, 'the delivered swap');
     expect(await exchangeDoc(id)).toMatchObject({ local_only: false, status: 'pending', points: cost, reward: { id: reward.id, name: reward.name } });
     // Delivered once, under the device's id, every attempt with the same key.
     expect((await serverExchanges(reward.id)).map((e) => [e.id, e.status])).toEqual([[id, 'pending']]);

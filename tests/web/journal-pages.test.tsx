@@ -24,6 +24,8 @@ const fake = vi.hoisted(() => ({
   one: null as unknown,
   staff: [] as unknown[],
   save: vi.fn(),
+  retry: vi.fn(async () => ({ ok: true })),
+  discard: vi.fn(async () => ({ ok: true })),
 }));
 
 vi.mock('@/entries/hooks/use-entries', async (importOriginal) => ({
@@ -47,6 +49,7 @@ vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: (): Li
 vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: (): Live<ResidentDoc | null> => ({ data: null, loading: false }) }));
 vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: fake.save }));
+vi.mock('@/entries/data/failed-entry', () => ({ retryFailedEntry: fake.retry, discardFailedEntry: fake.discard }));
 
 const ALI: StaffDoc = {
   id: 'a1111111-1111-4111-8111-111111111111',
@@ -140,6 +143,30 @@ describe('/journal/entries', () => {
     expect(within(refused!).getByRole('alert').textContent).toBe('Image added is inappropriate');
     expect(within(refused!).getByRole('link', { name: /Edit/ }).getAttribute('href')).toBe('/journal/edit/f3');
     await waitFor(() => expect(localStorage.getItem('journalIndexVisited')).toBe('true'));
+  });
+
+  it('a refused entry is never stuck: Try again, and Discard after a confirmation that offers the words to copy', async () => {
+    fake.entries = [entry({ id: 'f3', description: 'Words I want to keep', sync_state: 'failed', sync_message: entryMessages.locked })];
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    expect(within(card).getByRole('alert').textContent).toBe(entryMessages.locked);
+
+    await user.click(within(card).getByRole('button', { name: 'Try again to send this entry' }));
+    expect(fake.retry).toHaveBeenCalledWith('journal', 'f3');
+
+    await user.click(within(card).getByRole('button', { name: 'Discard this entry' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard this entry?' });
+    expect((within(dialog).getByRole('textbox', { name: 'Your words' }) as HTMLTextAreaElement).value).toBe('Words I want to keep');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy my words' }));
+    // user-event's clipboard stands in for the browser's.
+    expect(await navigator.clipboard.readText()).toBe('Words I want to keep');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(fake.discard).not.toHaveBeenCalled();
+
+    await user.click(within(card).getByRole('button', { name: 'Discard this entry' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    expect(fake.discard).toHaveBeenCalledWith('journal', 'f3');
   });
 
   it('searches as the person types (after a pause) and loads more', async () => {

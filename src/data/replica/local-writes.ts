@@ -41,6 +41,40 @@ interface LocalChange {
 const unsettled = new Map<string, LocalChange>();
 const changeKey = (collection: ReplicaCollectionName, id: string) => `${collection}/${id}`;
 
+/**
+ * A pending change to a document that matches the server keeps the server's copy, marked as the
+ * base, in `sync_server`: if the server refuses the change for good, the young person can discard
+ * it and get that copy back, offline too (`discardLocalChange`). When the change is delivered the
+ * base is simply dropped (it is older than what was sent); a pull replaces it with a newer copy.
+ */
+const BASE = 'sync_base';
+function baseFor(current: Doc, sync: SyncState): unknown {
+  const kept = (current.sync_server as Record<string, unknown> | null | undefined) ?? null;
+  if (sync.state !== 'pending' || current.sync_state !== 'synced' || current.local_only === true) return kept;
+  return { ...asParked(current), [BASE]: true };
+}
+
+/**
+ * Takes back a local change the server will not take: the server's copy comes back (the one a pull
+ * parked, or the base kept when the change was made), and a document the server never had goes.
+ * False when there is no copy to go back to (then it stays, so nothing is lost).
+ */
+export async function discardLocalChange(collection: ReplicaCollectionName, id: string): Promise<boolean> {
+  const doc = await (await collectionOf(collection)).findOne(id).exec();
+  if (!doc) return true;
+  const current = doc.toMutableJSON() as Doc;
+  const parked = (current.sync_server as Record<string, unknown> | null | undefined) ?? null;
+  if (!parked && current.local_only !== true) return false;
+  forgetLocalChange(collection, id);
+  if (!parked || parked._deleted === true) {
+    await doc.remove();
+    return true;
+  }
+  const { _deleted: _gone, [BASE]: _base, ...server } = parked;
+  await doc.incrementalModify(() => ({ ...(server as Doc), ...syncFields({ state: 'synced', message: null, outbox_id: null }), sync_server: null, id }));
+  return true;
+}
+
 /** The outcome of the document's latest write arrived (the composition root's outcome sink says so). */
 export function forgetLocalChange(collection: ReplicaCollectionName, id: string): void {
   unsettled.delete(changeKey(collection, id));
@@ -87,7 +121,7 @@ export async function applyLocalChange(
 ): Promise<void> {
   const target = await collectionOf(collection);
   const { sync_server: _ignored, ...clean } = patch;
-  const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), id });
+  const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), sync_server: baseFor(current, sync), id });
   const key = changeKey(collection, id);
   if (sync.state === 'pending') unsettled.set(key, { patch: { ...unsettled.get(key)?.patch, ...clean }, sync });
   else unsettled.delete(key); // a failed document is one no pull overwrites
@@ -144,15 +178,21 @@ function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId:
 
 async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<void> {
   const id = doc.primary;
-  const parked = (doc.toMutableJSON().sync_server as Record<string, unknown> | null | undefined) ?? null;
-  if (sync.state === 'synced' && parked) {
+  // Decided on the document as it is written, not as it was read: a pull can park a newer server
+  // copy in between, and that copy is what the document must become (the chaos suite, issue 12).
+  let tombstone = false;
+  await doc.incrementalModify((latest) => {
+    const parked = (latest.sync_server as Record<string, unknown> | null | undefined) ?? null;
+    tombstone = false;
+    if (sync.state !== 'synced' || !parked) return { ...latest, ...syncFields(sync) };
+    // The change was delivered: the copy from before it is no news.
+    if (parked[BASE] === true) return { ...latest, ...syncFields(sync), sync_server: null };
     if (parked._deleted === true) {
-      await doc.remove();
-      return;
+      tombstone = true; // the server no longer has it: removed below
+      return latest;
     }
     const { _deleted: _gone, ...server } = parked;
-    await doc.incrementalModify(() => ({ ...(server as Doc), ...syncFields(sync), sync_server: null, id }));
-    return;
-  }
-  await doc.incrementalPatch({ ...syncFields(sync) });
+    return { ...(server as Doc), ...syncFields(sync), sync_server: null, id };
+  });
+  if (tombstone) await doc.getLatest().incrementalRemove();
 }

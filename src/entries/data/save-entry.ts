@@ -68,6 +68,9 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
   if (existing && createsAgain && existing.sync_outbox_id) {
     const withdrawn = await withdrawUnsentWrite(existing.sync_outbox_id);
     if (!withdrawn) return refused(STILL_SENDING);
+  } else if (existing?.sync_state === 'failed' && existing.sync_outbox_id) {
+    // The refused change is replaced by this one: it leaves the queue, so nothing counts it twice.
+    await withdrawUnsentWrite(existing.sync_outbox_id);
   }
 
   const stamp = localStamp(now);

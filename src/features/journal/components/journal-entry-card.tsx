@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { ClosedBadge } from '@/entries/components/closed-badge';
 import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import type { EmojiDoc, JournalDoc } from '@/data/replica/types';
+import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
 
 const EXCERPT_LENGTH = 200;
 
@@ -70,11 +71,7 @@ export function JournalEntryCard({ entry, emojis }: { entry: JournalDoc; emojis:
             </Link>
           )}
         </div>
-        {entry.sync_state === 'failed' ? (
-          <p className="journal-card__failed" role="alert">
-            {entry.sync_message ?? 'This entry was not sent.'}
-          </p>
-        ) : null}
+        {entry.sync_state === 'failed' ? <FailedEntryActions kind="journal" entry={entry} /> : null}
         {/* A closed conversation cannot be changed: no edit (the edit route says why if opened). */}
         {entry.locked_at ? null : (
           <Link to={`/journal/edit/${entry.id}`} className="button button--secondary journal-card__edit">

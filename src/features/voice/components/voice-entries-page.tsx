@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { ClosedBadge } from '@/entries/components/closed-badge';
+import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
@@ -21,7 +22,7 @@ function excerptOf(entry: VoiceDoc): string {
 /** Where the message is; a closed one says "Closed" instead of "Sent" (ClosedBadge, as on journal cards). */
 function StateBadge({ entry }: { entry: VoiceDoc }) {
   if (entry.sync_state === 'pending') return <span className="badge">Waiting to send</span>;
-  if (entry.sync_state === 'failed') return <span className="badge badge--failed">Not sent: {entry.sync_message ?? 'please try again'}</span>;
+  if (entry.sync_state === 'failed') return <span className="badge badge--failed">Not sent</span>;
   if (entry.locked_at) return null;
   return <span className="badge">Sent</span>;
 }
@@ -86,6 +87,7 @@ export function VoiceEntriesPage() {
                     </Link>
                   )}
                 </div>
+                {entry.sync_state === 'failed' ? <FailedEntryActions kind="voice" entry={entry} /> : null}
               </li>
             ))}
           </ul>

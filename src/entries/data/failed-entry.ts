@@ -1,0 +1,41 @@
+/**
+ * A journal or voice entry the server refused for good (a 422, a closed conversation) is never
+ * stuck on the device (issue 12): the young person can send it again as it is, change it (the
+ * edit page), or discard it after a confirmation that offers to copy the words first.
+ */
+import type { EntryKind } from '@/contract/entry-kind';
+import { retryFailedWrite, withdrawUnsentWrite } from '../../data/outbox/outbox';
+import { applyLocalChange, discardLocalChange } from '../../data/replica/local-writes';
+import type { EntryDoc } from '../../data/replica/types';
+import { replicaForWrite } from './replica-for-write';
+
+export type FailedEntryResult = { ok: true } | { ok: false; message: string };
+
+/** What "Discard" cannot do without a connection or a copy: say so plainly. */
+export const NOTHING_TO_GO_BACK_TO = 'Hearth has no earlier copy of this entry on this device yet. Please try again when you are online.';
+export const SEND_AGAIN_BY_EDITING = 'This can no longer be sent as it is. Please open it, check it and save it again.';
+
+async function failedDoc(kind: EntryKind, id: string): Promise<EntryDoc | null> {
+  const open = await replicaForWrite();
+  const doc = (await open?.db[kind].findOne(id).exec())?.toJSON() as EntryDoc | undefined;
+  return doc?.sync_state === 'failed' ? doc : null;
+}
+
+/** Sends the refused write again, unchanged (say the reason has passed); the entry waits to send. */
+export async function retryFailedEntry(kind: EntryKind, id: string): Promise<FailedEntryResult> {
+  const doc = await failedDoc(kind, id);
+  if (!doc) return { ok: true };
+  const outboxId = doc.sync_outbox_id;
+  if (!outboxId || !(await retryFailedWrite(outboxId))) return { ok: false, message: SEND_AGAIN_BY_EDITING };
+  await applyLocalChange(kind, id, {}, { state: 'pending', message: null, outbox_id: outboxId });
+  return { ok: true };
+}
+
+/** Takes the refused change back: the server's copy returns (or a never-sent entry goes), and its write leaves the outbox. */
+export async function discardFailedEntry(kind: EntryKind, id: string): Promise<FailedEntryResult> {
+  const doc = await failedDoc(kind, id);
+  if (!doc) return { ok: true };
+  // A failed write is a refusal (4xx) or one this key cannot open: either way it can leave the queue.
+  if (doc.sync_outbox_id) await withdrawUnsentWrite(doc.sync_outbox_id);
+  return (await discardLocalChange(kind, id)) ? { ok: true } : { ok: false, message: NOTHING_TO_GO_BACK_TO };
+}
