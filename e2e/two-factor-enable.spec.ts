@@ -54,6 +54,8 @@ test('jamie turns on authenticator two-factor, saves recovery codes, signs in ag
   await expect(page.getByText('Authenticator app turned off.')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Set up two-factor sign-in' })).toBeVisible();
 
+  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   await signOut(page);
   await submitLogin(page, 'jamie');
   await expect(page).toHaveURL(/\/dashboard$/);
