@@ -8,7 +8,8 @@ import DOMPurify from 'dompurify';
 export function sanitizeHtml(dirty: string): string {
   const clean = DOMPurify.sanitize(dirty, {
     FORBID_TAGS: ['style', 'script'],
-    FORBID_ATTR: ['onerror', 'onload'],
+    // style: no scripted CSS (url(javascript:), expression()) even where a browser still honoured it; the server refuses it too.
+    FORBID_ATTR: ['onerror', 'onload', 'style'],
     RETURN_TRUSTED_TYPE: false,
   });
   return stripHandlers(clean);
