@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import type { Client } from './support/client';
-import { demoIds, signedIn } from './support/session';
+import { browserHeaders, demoIds, signedIn } from './support/session';
 import { postForm } from './support/uploads';
 import { startTestServer, type TestServer } from './support/server';
 
@@ -153,5 +153,14 @@ describe('finding 9: a shared_with that is not a list of ids is a 422, never an 
     expect(shown.body.data.shared_with).toEqual([ali]);
     // An empty list still unshares: that is a choice, not a mistake.
     expect((await jamie.post(`${JOURNAL}/${id}?_method=PUT`, { description: 'For Ali', shared_with: [] })).status).toBe(200);
+  });
+});
+
+describe('found by the route fuzz (tests/server/fuzz-routes.test.ts)', () => {
+  it('a HEAD on the change stream answers with its headers at once, not never', async () => {
+    // Node sends nothing of a HEAD answer, headers included, until it ends; the stream never ended.
+    const res = await fetch(`${server.base}/api/v1/sync/stream`, { method: 'HEAD', headers: { cookie: browserHeaders(jamie).cookie! }, signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
   });
 });
