@@ -13,6 +13,7 @@ import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
 import { keepNewestStorage, type KeepNewest } from './keep-newest';
+import { refusedPullsStorage } from './refused-pulls';
 
 /** RxDB open-core allows at most 13 open collections per JS process (ARCHITECTURE "Known facts"). */
 export const MAX_COLLECTIONS = 13;
@@ -137,7 +138,11 @@ export async function createHearthDatabase<C extends CollectionDefinitions>(
       return rule ? [[name, rule as KeepNewest]] : [];
     }),
   );
-  let storage: RxStorage<unknown, unknown> = keepNewestStorage(wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: options.key }), rules);
+  // Between them: pulled copies refused as conflicts go back to their pull (./refused-pulls.ts).
+  let storage: RxStorage<unknown, unknown> = keepNewestStorage(
+    refusedPullsStorage(wrappedFieldEncryptionStorage({ storage: baseStorage(options), key: options.key })),
+    rules,
+  );
   if (import.meta.env.DEV && validate) {
     // Dev-mode demands a validator at the top; it sees plain documents (outside the encryption).
     const { wrappedValidateZSchemaStorage } = await import('rxdb/plugins/validate-z-schema');

@@ -245,7 +245,7 @@ export async function retryFailedWrite(outboxId: string): Promise<boolean> {
 
 /** Takes back an unsent write the server never acted on (see withdrawRecord). */
 export async function withdrawUnsentWrite(outboxId: string): Promise<boolean> {
-  const withdrawn = await withdrawRecord(config, outboxId, config.now());
+  const withdrawn = await withdrawRecord(config, outboxId);
   if (withdrawn) {
     broadcast({ type: 'outbox:changed' });
     await refreshCounts();

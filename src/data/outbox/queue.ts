@@ -205,13 +205,15 @@ export async function markApplied(options: OutboxStoreOptions, outcome: Outcome)
 
 /**
  * Takes back an unsent write so a new one can replace it (editing an entry the server has not
- * created yet). Only when the server certainly never acted on it: pending and never tried (and
- * not being sent), or refused with a 4xx. Returns whether it was removed.
+ * created yet). Only when the server certainly never acted on it: pending and never claimed by a
+ * replayer, or refused with a 4xx. Returns whether it was removed. A claim whose lease ran out
+ * without an answer (the page closed or crashed mid-request) may well have reached the server: a
+ * new create under the same id would then be answered with the first one's row and its words lost.
  */
-export async function withdrawRecord(options: OutboxStoreOptions, id: string, now: number = Date.now()): Promise<boolean> {
+export async function withdrawRecord(options: OutboxStoreOptions, id: string): Promise<boolean> {
   let withdrawn = false;
   await updateRecord(options, id, (current) => {
-    const neverTried = current.state === 'pending' && current.attempts === 0 && current.leaseUntil <= now;
+    const neverTried = current.state === 'pending' && current.attempts === 0 && current.leaseUntil === 0;
     const refused = current.state === 'failed' && current.lastStatus !== null && current.lastStatus >= 400 && current.lastStatus < 500;
     if (!neverTried && !refused) return null;
     withdrawn = true;

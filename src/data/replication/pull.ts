@@ -25,6 +25,7 @@ import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
 import { withQuery, type ListQuery } from '@/contract/query-string';
+import { onRefusedPull } from '../database/refused-pulls';
 import { keepLocalChange, type ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 
@@ -226,5 +227,37 @@ export function startPull<Row extends SyncedRow>(
   replication.received$.subscribe((written) => {
     void keepLocalChange(generic.collection, written).catch(() => undefined);
   });
+  // And a pulled copy the storage refused because the document changed in between (RxDB would drop
+  // it and move its checkpoint past the row) is written again on the document as it is now.
+  const stopWatching = onRefusedPull(collection.database.name, collection.name, (copy) => {
+    void writeRefusedCopy(collection as unknown as RxCollection<Doc>, copy, generic.serverFields ?? []).catch(() => undefined);
+  });
+  replication.onCancel.push(stopWatching);
   return replication;
+}
+
+/**
+ * What the modifier decides, decided again on the stored document (../database/refused-pulls.ts):
+ * a synced document takes the server's copy, a pending or failed one parks it (taking its
+ * `serverFields`); never over a copy already newer than it.
+ */
+async function writeRefusedCopy(collection: RxCollection<Doc>, refused: Doc, serverFields: readonly string[]): Promise<void> {
+  const pulled = (refused.sync_state === 'pending' || refused.sync_state === 'failed' ? refused.sync_server : refused) as Doc | null | undefined;
+  if (!pulled) return;
+  const deleted = pulled._deleted === true;
+  // The server's copy as the modifier has it: its fields and sync fields, without RxDB's own.
+  const server = Object.fromEntries(Object.entries(pulled).filter(([field]) => !field.startsWith('_') && field !== 'sync_server')) as Doc;
+  const doc = await collection.findOne(refused.id).exec();
+  if (!doc) return;
+  const newer = (copy: unknown) => String((copy as Doc | null | undefined)?.updated_at ?? '') > String(server.updated_at ?? '');
+  await doc.incrementalModify((latest) => {
+    const current = latest as Doc & { sync_state?: string };
+    if (current.sync_state === 'synced' || current.sync_state === undefined) {
+      if (newer(current)) return latest;
+      return { ...server, ...syncFields(SYNCED), sync_server: null, id: refused.id, ...(deleted ? { _deleted: true } : {}) } as Doc;
+    }
+    if (newer(current.sync_server)) return latest;
+    const owned = serverFields.filter((field) => field in server).map((field) => [field, server[field]]);
+    return { ...latest, ...Object.fromEntries(owned), sync_server: { ...server, _deleted: deleted } };
+  });
 }

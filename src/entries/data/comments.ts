@@ -51,7 +51,8 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
   const check = await checkImages(open.identity.residentId, files);
   if (check.outcome === 'refused') return refused(entryMessages.imageInappropriate, { files: [entryMessages.imageInappropriate] });
 
-  const createsAgain = Boolean(existing?.local_only);
+  // A synced comment is on the server, even while its create's answer is still being applied.
+  const createsAgain = Boolean(existing?.local_only) && existing?.sync_state !== 'synced';
   if (existing && createsAgain && existing.sync_outbox_id) {
     if (!(await withdrawUnsentWrite(existing.sync_outbox_id))) return refused(STILL_SENDING);
   }
@@ -71,7 +72,7 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
       entry_type: target.entryType,
       entry_id: entryId,
       created_at: existing?.created_at ?? at,
-      local_only: existing ? existing.local_only : true,
+      local_only: existing ? createsAgain : true,
       comment,
       reaction,
       creator: existing?.creator ?? (await creatorOf(open)),

@@ -63,8 +63,9 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     return refused(entryMessages.imageInappropriate, { [check.field]: [entryMessages.imageInappropriate] });
   }
 
-  // An entry the server has not created yet is edited by replacing its queued create.
-  const createsAgain = Boolean(existing?.local_only);
+  // An entry the server has not created yet is edited by replacing its queued create. A synced one
+  // is on the server, even while its create's answer is still being applied (local_only until then).
+  const createsAgain = Boolean(existing?.local_only) && existing?.sync_state !== 'synced';
   if (existing && createsAgain && existing.sync_outbox_id) {
     const withdrawn = await withdrawUnsentWrite(existing.sync_outbox_id);
     if (!withdrawn) return refused(STILL_SENDING);
@@ -98,7 +99,7 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     resident_id: existing?.resident_id ?? open.identity.residentId ?? '',
     created_at: existing?.created_at ?? at,
     locked_at: existing?.locked_at ?? null,
-    local_only: existing ? existing.local_only : true,
+    local_only: existing ? createsAgain : true,
     creator: existing?.creator ?? (await creatorOf(open)),
     description,
     reaction,

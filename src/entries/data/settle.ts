@@ -53,8 +53,12 @@ export async function settleDelivered(local: LocalRef, sync: SyncState, result: 
     return;
   }
   // A created document still carries the device's clock, which says nothing against the server's:
-  // the server's row replaces it. Otherwise the newer of the two (a pull may have brought a later one).
-  if (current.local_only === true || String(serverDoc.updated_at) >= String(current.updated_at ?? '')) {
-    await after.incrementalModify(() => ({ ...serverDoc, ...syncFields(SYNCED), sync_server: null, id: local.id }));
-  }
+  // the server's row replaces it. Otherwise the newer of the two (a pull may have brought a later one,
+  // even between the read above and this write: decided on the document as it is written).
+  await after.incrementalModify((latest) => {
+    const now = latest as Current;
+    if (now.sync_state !== 'synced') return latest;
+    if (now.local_only !== true && String(serverDoc.updated_at) < String(now.updated_at ?? '')) return latest;
+    return { ...serverDoc, ...syncFields(SYNCED), sync_server: null, id: local.id };
+  });
 }
