@@ -11,10 +11,11 @@ const methodNames = { authenticator: 'an authenticator app', email: 'email' } as
 const CHOICES = [
   {
     method: 'authenticator',
+    to: '/auth/mfa/configure/authenticator',
     title: 'Authenticator app',
     text: 'An app on your phone, like Google Authenticator or Microsoft Authenticator, shows a new code every 30 seconds.',
   },
-  { method: 'email', title: 'Email', text: 'We send a code to your email address each time you sign in.' },
+  { method: 'email', to: '/auth/mfa/configure/email', title: 'Email', text: 'We send a code to your email address each time you sign in.' },
 ] as const;
 
 /** /auth/mfa/configure: choose how to get codes; with two-factor on, also see and change it (issue 12). */
@@ -57,7 +58,7 @@ export function ConfigurePage() {
           <ul className="choice-list">
             {choices.map((choice) => (
               <li key={choice.method}>
-                <Link to={`/auth/mfa/configure/${choice.method}`} className="choice">
+                <Link to={choice.to} className="choice">
                   <span className="choice__title">{choice.title}</span>
                   <span className="choice__text">{choice.text}</span>
                 </Link>
