@@ -10,7 +10,8 @@
  *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
  * 4. the one ordered list of logout wipe steps (logoutSteps below);
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
- *    closed at sign-out, its replication stopped on expiry;
+ *    closed at sign-out, its replication stopped on expiry; at such a start the account is also
+ *    asked for again once online (the stored copy is only as new as the last sign-in);
  * 6. the service worker (given by main.tsx; production builds only) and the page's side of the outbox (replay on start,
  *    online, visible, a heartbeat, the worker's messages);
  * 7. the browser's install offer is kept for the dashboard (`beforeinstallprompt`), and persistent
@@ -27,6 +28,7 @@ import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
 import { startInstallCapture } from '@/data/install';
 import { startPersistAfterSignIn } from '@/data/persistent-storage';
+import { refreshAccountAtStart } from '@/data/refresh-account';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { forgetLocalChange, setSyncState } from '@/data/replica/local-writes';
@@ -107,6 +109,8 @@ export interface StartDataOptions {
    * which imports `virtual:pwa-register`, a module only the build has (so tests never import it).
    */
   readonly startServiceWorker?: () => void;
+  /** At a start with a stored session, ask the server for the account once online. Default: as `shell`. */
+  readonly refreshAccount?: boolean;
   /** Ask for persistent storage once after sign-in. Default true. */
   readonly persistStorage?: boolean;
   /** Tests replace the logout steps to watch their order. */
@@ -135,6 +139,7 @@ export function startData(options: StartDataOptions = {}): () => void {
   stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
 
   if (replica !== false) stops.push(followSession(replica));
+  if (options.refreshAccount ?? options.shell !== false) stops.push(refreshAccountAtStart());
 
   options.startServiceWorker?.();
   if (options.outbox !== false) stops.push(startOutbox());

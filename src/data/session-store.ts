@@ -120,6 +120,8 @@ function provisionalAccount(stub: SessionStub): Account {
 }
 
 let stub: SessionStub | null = null;
+/** True once this page has the account from the server: the replica's stored copy is then older. */
+let fromServer = false;
 
 function load(): Account | null {
   const value = local.read(SESSION_KEY);
@@ -178,14 +180,18 @@ export function setAccount(account: Account): void {
   const site = currentSite();
   stub = stubOf(account, site);
   pendingMigration = null;
+  fromServer = true;
   local.write(SESSION_KEY, stub);
   store.set(account);
   announce({ type: 'signed-in', account, site });
 }
 
-/** The replica gave back the stored account (start from the stub): show it, keep the stub in step. */
+/**
+ * The replica gave back the stored account (start from the stub): show it, unless the server's
+ * answer arrived first (src/data/refresh-account.ts), which is newer.
+ */
 export function restoreAccount(account: Account): void {
-  if (!stub || account.user.id !== stub.user_id) return;
+  if (!stub || account.user.id !== stub.user_id || fromServer) return;
   store.set(account);
 }
 
@@ -194,6 +200,7 @@ export function clearSession(): void {
   local.remove(SESSION_KEY);
   stub = null;
   pendingMigration = null;
+  fromServer = false;
   store.set(null);
   announce({ type: 'signed-out' });
 }
