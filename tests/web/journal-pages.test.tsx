@@ -10,7 +10,7 @@ import type { JournalEntriesQuery } from '@/entries/hooks/use-entries';
 import type * as EntriesHooks from '@/entries/hooks/use-entries';
 import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
 import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
-import { JournalEntriesPage } from '@/features/journal/components/journal-entries-page';
+import { JournalEntriesPage, SEARCH_DELAY_MS } from '@/features/journal/components/journal-entries-page';
 import { JournalPage } from '@/features/journal/components/journal-page';
 import { waitUntil } from '../support/wait';
 
@@ -177,7 +177,18 @@ describe('/journal/entries', () => {
     expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} });
     await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20, filters: {} }));
     await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40, filters: {} });
+    await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40, filters: {} }));
+  });
+
+  it('a page loaded right after opening the list stays loaded once the search pause has passed', async () => {
+    fake.entries = [entry()];
+    fake.hasMore = true;
+    const { user } = renderAt('/journal/entries');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitUntil(() => expect(fake.queries.at(-1)).toMatchObject({ limit: 40 }));
+    // The search pause is the page's own constant, not a guess about the machine.
+    await act(() => new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS * 2)));
+    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 40, filters: {} });
   });
 
   it('filters by date range, feeling and who can see it, on top of the search; each change starts from the first page', async () => {
@@ -188,12 +199,13 @@ describe('/journal/entries', () => {
     const search = screen.getByRole('search', { name: 'Search and filter your entries' });
     const filters = within(search).getByRole('group', { name: 'Filter your entries' });
     await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
+    // The list's next page and each filter change reach the query in a render that may come later on a busy machine.
+    await waitUntil(() => expect(fake.queries.at(-1)).toMatchObject({ limit: 40 }));
 
     fireEvent.change(within(filters).getByLabelText('From'), { target: { value: '2026-03-01' } });
-    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: { from: '2026-03-01' } });
+    await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: { from: '2026-03-01' } }));
     fireEvent.change(within(filters).getByLabelText('To'), { target: { value: '2026-03-31' } });
-    expect((within(filters).getByLabelText('To') as HTMLInputElement).min).toBe('2026-03-01');
+    await waitUntil(() => expect((within(filters).getByLabelText('To') as HTMLInputElement).min).toBe('2026-03-01'));
     expect((within(filters).getByLabelText('From') as HTMLInputElement).max).toBe('2026-03-31');
 
     // Only the feelings the person has used, named from the emoji list, in its order.
@@ -218,7 +230,7 @@ describe('/journal/entries', () => {
     const clear = screen.getByRole('button', { name: 'Clear filters' });
     clear.focus();
     await user.keyboard('{Enter}');
-    expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} });
+    await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: '', limit: 20, filters: {} }));
     expect((screen.getByRole('searchbox', { name: 'Search your entries' }) as HTMLInputElement).value).toBe('');
     expect((screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement).value).toBe('');
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull();
@@ -237,7 +249,7 @@ describe('/journal/entries', () => {
     const { user } = renderAt('/journal/entries');
     expect(screen.getByRole('heading', { name: 'No entries yet.' })).toBeTruthy();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Who can see it' }), 'Only me');
-    expect(screen.getByRole('status').textContent).toBe('No entries match these filters.');
+    await waitUntil(() => expect(screen.getByRole('status').textContent).toBe('No entries match these filters.'));
     expect(screen.queryByRole('heading', { name: 'No entries yet.' })).toBeNull();
     await user.type(screen.getByRole('searchbox', { name: 'Search your entries' }), 'kite');
     await waitUntil(() => expect(screen.getByRole('status').textContent).toBe('No entries match “kite” with these filters.'));

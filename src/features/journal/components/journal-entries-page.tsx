@@ -41,13 +41,17 @@ export function JournalEntriesPage() {
 
   useEffect(() => markIndexVisited('journal'), []);
 
+  // Only a search that really changed starts again from the first page: a page the person loaded
+  // just after opening the list (before the first pause ran out) stays loaded.
   useEffect(() => {
+    const next = typed.trim();
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(typed.trim());
+      setSearch(next);
       setLimit(PAGE_SIZE);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, search]);
 
   const changeFilters = (next: JournalFilters) => {
     setFilters(next);
