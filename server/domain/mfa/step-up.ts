@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
-import { verifyPassword } from '../../lib/passwords';
-import { assertNotLocked, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
 import type { SignedIn } from '../../plugins/session';
+import { confirmCurrentPassword } from '../users/current-password';
 
 /**
  * Step-up (issue 12 finding 11): a signed-in session must give the password again before it starts
@@ -15,21 +14,7 @@ export async function stepUp(app: FastifyInstance, auth: SignedIn, password: str
   if (password === undefined || password === '') {
     throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordRequired] });
   }
-  const user = await app.db
-    .selectFrom('users')
-    .select(['username', 'password_hash'])
-    .where('id', '=', auth.userId)
-    .where('tenant_id', '=', auth.tenantId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!user) throw new HttpError(401, chosen.unauthenticated);
-  const accountKey = throttleKeys.account(auth.tenantId, user.username);
-  await assertNotLocked(app.db, accountKey);
-  if (await verifyPassword(user.password_hash, password)) return;
-  const limits = app.limits;
-  const lock = await recordFailure(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs });
-  if (lock) throw tooManyAttempts(lock);
-  throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordWrong] });
+  if (!(await confirmCurrentPassword(app, auth, password))) throw new HttpError(401, chosen.unauthenticated);
 }
 
 /**

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { changePasswordRequestSchema, idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
-import { hashPassword, verifyPassword } from '../../lib/passwords';
-import { assertNotLocked, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
+import { hashPassword } from '../../lib/passwords';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { confirmCurrentPassword } from '../../domain/users/current-password';
 import { paths } from '../../../src/contract/paths';
 
 /**
@@ -20,36 +20,20 @@ export default async function changePasswordRoute(app: FastifyInstance) {
     if (id !== auth.userId) throw new HttpError(404, chosen.notFound);
     const input = parse(changePasswordRequestSchema, request.body ?? {});
 
-    const user = await app.db
-      .selectFrom('users')
-      .select(['id', 'username', 'password_hash'])
-      .where('id', '=', auth.userId)
-      .where('tenant_id', '=', auth.tenantId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!user) throw new HttpError(404, chosen.notFound);
-
-    const accountKey = throttleKeys.account(auth.tenantId, user.username);
-    await assertNotLocked(app.db, accountKey);
-    if (!(await verifyPassword(user.password_hash, input.current))) {
-      const limits = app.limits;
-      const lock = await recordFailure(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs });
-      if (lock) throw tooManyAttempts(lock);
-      throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordWrong] });
-    }
+    if (!(await confirmCurrentPassword(app, auth, input.current))) throw new HttpError(404, chosen.notFound);
     if (input.password === input.current) {
       throw new HttpError(422, chosen.validationFailed, { password: [chosen.passwordSameAsCurrent] });
     }
 
     const passwordHash = await hashPassword(input.password);
     await app.db.transaction().execute(async (tx) => {
-      await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('id', '=', user.id).execute();
+      await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('id', '=', auth.userId).execute();
       // Everyone else signed in as this person (another phone, a stolen cookie) is signed out.
-      await tx.deleteFrom('sessions').where('user_id', '=', user.id).where('id', '!=', auth.sessionId).execute();
-      await tx.deleteFrom('mfa_challenges').where('user_id', '=', user.id).execute();
+      await tx.deleteFrom('sessions').where('user_id', '=', auth.userId).where('id', '!=', auth.sessionId).execute();
+      await tx.deleteFrom('mfa_challenges').where('user_id', '=', auth.userId).execute();
     });
     // Their event streams close now too, not at their next ping.
-    app.notifier.endSessions({ tenantId: auth.tenantId, userId: user.id, exceptSessionId: auth.sessionId });
+    app.notifier.endSessions({ tenantId: auth.tenantId, userId: auth.userId, exceptSessionId: auth.sessionId });
     return { success: true as const, message: chosen.passwordChanged };
   };
 
