@@ -120,13 +120,14 @@ export function createNsfwClassifier(options: NsfwClassifierOptions = {}): NsfwC
   // The whole pool starts at once (now, or with the first image), so that the next pictures, or an
   // animation's other frames, find a model loaded instead of starting a worker each.
   let warming = false;
+  let closing = false;
   const warmAll = () => {
     warming = true;
     pool.warm().then(
       (workers) => options.log?.info({ workers }, 'image check ready'),
       (error: unknown) => {
         warming = false;
-        options.log?.warn({ err: error }, 'image check did not start; it is tried again with the next image');
+        if (!closing) options.log?.warn({ err: error }, 'image check did not start; it is tried again with the next image');
       },
     );
   };
@@ -143,6 +144,9 @@ export function createNsfwClassifier(options: NsfwClassifierOptions = {}): NsfwC
     },
     warm: () => pool.warm(),
     stats: () => pool.stats(),
-    close: () => pool.close(),
+    close: () => {
+      closing = true;
+      return pool.close();
+    },
   };
 }
