@@ -121,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => mailer.close());
   app.decorate('notifier', new Notifier());
   app.decorate('fileStore', new FileStore(config.dataDir));
-  const imageClassifier = options.imageClassifier ?? createNsfwClassifier();
+  const imageClassifier = options.imageClassifier ?? createNsfwClassifier({ ...config.imageCheck, log: app.log });
   app.decorate('imageClassifier', imageClassifier);
   app.addHook('onClose', async () => imageClassifier.close());
   app.decorate('pushSender', options.pushSender ?? createWebPushSender(config.vapid));

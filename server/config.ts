@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
 import { regionSchema, type Region } from '../src/contract/app-config';
+import { defaultImageCheckWorkers, type ImageCheckBackend } from './lib/image-classifier';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushHostRule } from './lib/push-endpoints';
 
 /**
@@ -32,6 +33,8 @@ export interface Config {
   vapid: VapidKeys;
   /** PUSH_SERVICE_HOSTS: the push services a subscription may point at (lib/push-endpoints.ts). */
   pushServiceHosts: PushHostRule[];
+  /** The image check's pool (lib/image-classifier.ts): worker threads, backend, started at boot or on first use. */
+  imageCheck: { workers: number; backend: ImageCheckBackend; warm: boolean };
 }
 
 export interface VapidKeys {
@@ -82,6 +85,9 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: base64UrlBytes(65, 'must be an uncompressed P-256 public key (65 bytes) in base64url').optional(),
   VAPID_PRIVATE_KEY: base64UrlBytes(32, 'must be a P-256 private key (32 bytes) in base64url').optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { error: 'must be a mailto: or https: address' }).default('mailto:no-reply@hearth.localhost'),
+  IMAGE_CHECK_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
+  IMAGE_CHECK_BACKEND: z.enum(['wasm', 'cpu']).default('wasm'),
+  IMAGE_CHECK_WARM: booleanText.optional(),
   PUSH_SERVICE_HOSTS: z
     .string()
     .default(DEFAULT_PUSH_SERVICE_HOSTS)
@@ -175,5 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     vapid: loadVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT, dataDir),
     pushServiceHosts: e.PUSH_SERVICE_HOSTS,
+    imageCheck: {
+      workers: e.IMAGE_CHECK_WORKERS ?? defaultImageCheckWorkers(),
+      backend: e.IMAGE_CHECK_BACKEND,
+      warm: e.IMAGE_CHECK_WARM ?? e.NODE_ENV === 'production',
+    },
   };
 }

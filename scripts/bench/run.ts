@@ -7,6 +7,7 @@
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
+ *   f. image check: old (CPU backend, one worker) vs new (WebAssembly, a pool of workers), scripts/bench/image-check.ts
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -18,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { browserBench } from './browser';
+import { imageCheckBench } from './image-check';
 import type * as DataSectionsModule from './data-sections';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,6 +67,7 @@ async function main() {
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
+    imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),
   };
 
   const report = {
@@ -123,6 +126,16 @@ async function main() {
       `median ${j.saveToList.medianMs} ms over ${j.saveToList.runs}${j.saveToList.duplicateMatches.length ? `; shown twice in ${j.saveToList.duplicateMatches.length} run(s)` : ''}${j.saveToList.errors.length ? `; errors: ${String(j.saveToList.errors[0]).slice(0, 60)}` : ''}`,
     ]);
   }
+  const f = sections.imageCheck;
+  const fo = f.ok ? (get(f).old as Record<string, any> | null) : null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const fn = f.ok ? (get(f).new as Record<string, any>) : null; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const oldNew = (o: number | undefined, n: number, ratio: number | null) => (o === undefined ? `${n} ms` : `${o}/${n} ms (x${ratio})`);
+  rows.push([
+    'f. image check old/new',
+    f.ok && fn
+      ? `still cold ${oldNew(fo?.coldStillMs, fn.coldStillMs, get(f).speedup.coldStill)}, warm ${oldNew(fo?.warmStillMs, fn.warmStillMs, get(f).speedup.warmStill)}; 8 at once ${oldNew(fo?.concurrent8.wallMs, fn.concurrent8.wallMs, get(f).speedup.concurrent8)}; 5 animated + drawing ${oldNew(fo?.entry.ms, fn.entry.ms, get(f).speedup.entry)}; ${fn.workers} ${fn.backend} workers${get(f).equivalence ? `, max prob. diff ${get(f).equivalence.maxAbsDiff}` : ''}`
+      : failed(f),
+  ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

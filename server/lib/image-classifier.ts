@@ -1,15 +1,18 @@
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { ImageCheckPool, type PoolStats, type WorkerReady } from './image-check-pool';
 
 /**
  * The image check of SPEC §5/§8 ("Image added is inappropriate"). The real classifier is nsfwjs 4
- * (MobileNetV2, bundled in the npm package: nothing is downloaded) on TensorFlow.js's pure-JS CPU
- * backend, in a worker thread (lib/nsfw-worker.mjs) so a classification (about 1.1 s per picture
- * on two cores) never blocks the event loop. The worker decodes with sharp (libvips): JPEG, PNG,
- * GIF and WebP; animated GIF and WebP are checked on up to three frames (first, middle, last) and
- * the most explicit frame counts. The worker starts, and loads the model, on the first image, and
- * is kept; images are checked one at a time; each check (all its frames) is time-bound: a timeout
- * terminates the worker (the next image starts a fresh one) and the request answers 503, which
- * clients retry. Tests inject their own classifier through buildApp({ imageClassifier }).
+ * (MobileNetV2, bundled in the npm package: nothing is downloaded) on TensorFlow.js's WebAssembly
+ * backend (its .wasm files ship in @tensorflow/tfjs-backend-wasm and are read from node_modules),
+ * in a small pool of worker threads (lib/image-check-pool.ts, lib/nsfw-worker.mjs), so checks run
+ * in parallel across cores and never block the event loop: about 0.15 s per picture where the
+ * pure-JavaScript CPU backend took 1.1 s. Each worker decodes with sharp (libvips) straight to the
+ * model's 224×224 input: JPEG, PNG, GIF and WebP; animated GIF and WebP are checked on up to three
+ * frames (first, middle, last), spread over the pool, and the most explicit frame counts. Each
+ * check (all its frames) is time-bound: a timeout terminates the workers running it (a fresh one
+ * starts when needed; other checks go on) and the request answers 503, which clients retry. Tests
+ * inject their own classifier through buildApp({ imageClassifier }).
  */
 export const NSFW_CLASSES = ['Drawing', 'Hentai', 'Neutral', 'Porn', 'Sexy'] as const;
 export type NsfwClass = (typeof NSFW_CLASSES)[number];
@@ -68,8 +71,6 @@ export function mostExplicit(frames: FrameResult[]): FrameResult | null {
 
 export const DECODABLE_IMAGES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-type WorkerAnswer = { id: number; frames?: FrameResult[]; probabilities?: null; undecodable?: string; error?: string };
-
 /**
  * sharp is loaded once in the main thread too before the first worker starts: its native library
  * then stays loaded when a timed-out worker is terminated (sharp's advice for worker threads).
@@ -81,83 +82,71 @@ const keepSharpLoaded = () =>
     throw new ClassifierUnavailableError(`image decoder not available: ${error instanceof Error ? error.message : String(error)}`);
   }));
 
-interface Pending {
-  /** The worker the image was sent to: only its own failure fails the check. */
-  worker: Worker;
-  resolve: (result: ClassifyResult) => void;
-  reject: (error: Error) => void;
+/** One worker per core, at most two: each holds about 100 MB (model, WebAssembly heap, sharp). */
+export const defaultImageCheckWorkers = (): number => Math.max(1, Math.min(availableParallelism(), 2));
+
+export type ImageCheckBackend = 'wasm' | 'cpu';
+
+export interface NsfwClassifierOptions {
+  /** Per check, all its frames (default 30 s); read for each check, so a test may change it. */
+  timeoutMs?: number;
+  /** Worker threads (default defaultImageCheckWorkers()). */
+  workers?: number;
+  /** 'wasm' (default) or the old pure-JavaScript 'cpu' backend (bench comparisons). */
+  backend?: ImageCheckBackend;
+  /** Start every worker and load its model now (server start); otherwise with the first image. */
+  warm?: boolean;
+  /** Tests: another worker script that answers the same messages (lib/nsfw-worker.mjs). */
+  workerUrl?: URL;
+  log?: { info: (details: object, message: string) => void; warn: (details: object, message: string) => void };
 }
 
-/** `timeoutMs` (default 30 s) is read for each image, so a test may change it between checks. */
-export function createNsfwClassifier(options: { timeoutMs?: number } = {}): ImageClassifier {
-  let worker: Worker | null = null;
-  let nextId = 1;
-  const pending = new Map<number, Pending>();
-  let queue: Promise<unknown> = Promise.resolve();
+export interface NsfwClassifier extends ImageClassifier {
+  /** Starts every worker; resolves when each has loaded its model (with the backend it runs). */
+  warm(): Promise<WorkerReady[]>;
+  stats(): PoolStats;
+}
 
-  /** Fails the checks sent to `w`; not those of a fresh worker started after `w` timed out. */
-  const failAll = (w: Worker, error: Error) => {
-    for (const [id, p] of pending) {
-      if (p.worker !== w) continue;
-      pending.delete(id);
-      p.reject(error);
-    }
+export function createNsfwClassifier(options: NsfwClassifierOptions = {}): NsfwClassifier {
+  const pool = new ImageCheckPool({
+    size: options.workers ?? defaultImageCheckWorkers(),
+    workerUrl: options.workerUrl ?? new URL('./nsfw-worker.mjs', import.meta.url),
+    workerData: { backend: options.backend ?? 'wasm' },
+    timeoutMs: () => options.timeoutMs ?? 30_000,
+    beforeFirstWorker: keepSharpLoaded,
+    unavailable: (message) => new ClassifierUnavailableError(message),
+    log: options.log,
+  });
+  // The whole pool starts at once (now, or with the first image), so that the next pictures, or an
+  // animation's other frames, find a model loaded instead of starting a worker each.
+  let warming = false;
+  let closing = false;
+  const warmAll = () => {
+    warming = true;
+    pool.warm().then(
+      (workers) => options.log?.info({ workers }, 'image check ready'),
+      (error: unknown) => {
+        warming = false;
+        if (!closing) options.log?.warn({ err: error }, 'image check did not start; it is tried again with the next image');
+      },
+    );
   };
-  const start = (): Worker => {
-    if (worker) return worker;
-    const w = new Worker(new URL('./nsfw-worker.mjs', import.meta.url));
-    w.unref();
-    w.on('message', (message: WorkerAnswer) => {
-      const p = pending.get(message.id);
-      if (!p) return;
-      pending.delete(message.id);
-      if (message.error) return p.reject(new ClassifierUnavailableError(message.error));
-      if (message.undecodable !== undefined) return p.resolve({ kind: 'undecodable', reason: message.undecodable });
-      const worst = mostExplicit(message.frames ?? []);
-      p.resolve(worst ? { kind: 'ok', probabilities: worst.probabilities, frames: message.frames } : null);
-    });
-    w.on('error', (error) => {
-      if (worker === w) worker = null;
-      failAll(w, new ClassifierUnavailableError(error.message));
-    });
-    w.on('exit', () => {
-      if (worker === w) worker = null;
-      failAll(w, new ClassifierUnavailableError('image check stopped'));
-    });
-    worker = w;
-    return w;
-  };
-
-  const run = (bytes: Buffer, mime: string) =>
-    new Promise<ClassifyResult>((resolve, reject) => {
-      const w = start();
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new ClassifierUnavailableError('image check timed out'));
-        if (worker === w) worker = null;
-        void w.terminate();
-      }, options.timeoutMs ?? 30_000);
-      pending.set(id, {
-        worker: w,
-        resolve: (r) => (clearTimeout(timer), resolve(r)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      });
-      const copy = new Uint8Array(bytes);
-      w.postMessage({ id, bytes: copy, mime }, [copy.buffer]);
-    });
-
+  if (options.warm) warmAll();
   return {
-    classify(bytes, mime) {
-      if (!DECODABLE_IMAGES.has(mime)) return Promise.resolve(null);
-      const result = queue.then(keepSharpLoaded).then(() => run(bytes, mime));
-      queue = result.catch(() => undefined);
-      return result;
+    async classify(bytes, mime) {
+      if (!DECODABLE_IMAGES.has(mime)) return null;
+      if (!warming) warmAll();
+      const answer = await pool.check(bytes, mime);
+      if ('undecodable' in answer) return { kind: 'undecodable', reason: answer.undecodable };
+      const frames = answer.frames as FrameResult[];
+      const worst = mostExplicit(frames);
+      return worst ? { kind: 'ok', probabilities: worst.probabilities, frames } : null;
     },
-    async close() {
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
+    warm: () => pool.warm(),
+    stats: () => pool.stats(),
+    close: () => {
+      closing = true;
+      return pool.close();
     },
   };
 }

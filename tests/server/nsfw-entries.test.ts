@@ -7,6 +7,7 @@ import type { Client } from './support/client';
 import { demoIds, signedIn } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 import { FakeClassifier, imageAs, pngImage, postForm, type FormValue } from './support/uploads';
+import { WAIT_MS } from '../support/timeouts';
 
 /**
  * The image check on journal entries with an injected classifier: the drawing (`canvas`) is
@@ -17,13 +18,35 @@ let server: TestServer;
 let ids: Awaited<ReturnType<typeof demoIds>>;
 let jamie: Client;
 let fake: FakeClassifier;
-/** `down`: every check fails as unavailable; `answer`: every image gets this result. */
+/**
+ * `down`: every check fails as unavailable; `answer`: every image gets this result; `together`:
+ * no check answers until that many were asked (or WAIT_MS passed: then `alone` says so).
+ */
 let down = false;
 let answer: ClassifyResult | undefined;
+let together: ReturnType<typeof gathering> | null = null;
+function gathering(count: number) {
+  const held: (() => void)[] = [];
+  const releaseAll = () => held.splice(0).forEach((release) => release());
+  const timer = setTimeout(() => ((gate.alone = true), releaseAll()), WAIT_MS);
+  const gate = {
+    alone: false,
+    arrive: () =>
+      new Promise<void>((release) => {
+        held.push(release);
+        if (gate.alone || held.length === count) {
+          clearTimeout(timer);
+          releaseAll();
+        }
+      }),
+  };
+  return gate;
+}
 const classifier: ImageClassifier = {
-  classify: (bytes, mime) => {
-    if (down) return Promise.reject(new ClassifierUnavailableError('image check timed out'));
-    return answer !== undefined ? Promise.resolve(answer) : fake.classify(bytes, mime);
+  classify: async (bytes, mime) => {
+    if (down) throw new ClassifierUnavailableError('image check timed out');
+    await together?.arrive();
+    return answer !== undefined ? answer : fake.classify(bytes, mime);
   },
   close: async () => undefined,
 };
@@ -40,6 +63,7 @@ beforeEach(() => {
   fake = new FakeClassifier();
   down = false;
   answer = undefined;
+  together = null;
 });
 
 const ENTRIES = '/api/v1/projects/residents/journal/entries';
@@ -127,6 +151,16 @@ describe('the drawing (canvas) goes through the image check', () => {
     });
     expect(fake.seen).toEqual(['image/png', 'image/gif', 'image/webp', 'image/png']);
     expect(await stored()).toEqual(before);
+  });
+
+  it("an entry's images are checked at once (the pool spreads them over its workers); errors stay in file order", async () => {
+    const gif = await imageAs('gif', PHOTO, DRAWING, PHOTO);
+    fake.flag(gif);
+    together = gathering(4);
+    const res = await create([['description', 'x'], ['files[0]', file('a.png', PHOTO)], ['files[1]', file('b.gif', gif)], ['files[2]', file('c.png', PHOTO)], ['canvas', file('blob', DRAWING)]]);
+    expect(together.alone).toBe(false);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ files: [entryMessages.imageInappropriate], 'files.1': [entryMessages.imageInappropriate] });
   });
 
   it('when the check is unavailable the entry is 503 (Retry-After) and nothing is stored', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryMessages, journalEntryResponseSchema, nsfwResponseSchema } from '../../src/contract/entries';
 import {
   ClassifierUnavailableError, createNsfwClassifier, explicitScore, isInappropriate, mostExplicit, NSFW_CLASSES, SENSITIVITY_THRESHOLDS,
-  type ClassifyResult, type ImageClassifier, type Probabilities,
+  type ClassifyResult, type NsfwClassifier, type Probabilities,
 } from '../../server/lib/image-classifier';
 import type { Client } from './support/client';
 import { demoIds, signedIn } from './support/session';
@@ -12,7 +12,7 @@ import { claimDimensions, FakeClassifier, imageAs, jpegImage, PDF, pngImage, pos
 
 /**
  * The image check. The real classifier (nsfwjs MobileNetV2 bundled in the package, TensorFlow.js
- * CPU, sharp decoding, in a worker thread) runs here on generated images: what is asserted is only
+ * WebAssembly, sharp decoding, in a pool of worker threads) runs here on generated images: what is asserted is only
  * what is stable for such images (it runs offline, answers five probabilities summing to ~1 for
  * JPEG, PNG, GIF and WebP, looks at the first, middle and last frames of an animation and keeps
  * the most explicit, refuses what it cannot decode, a plain blue picture and a drawing are not
@@ -29,7 +29,7 @@ const drawing = () =>
     .png()
     .toBuffer();
 
-let real: ImageClassifier;
+let real: NsfwClassifier;
 beforeAll(() => {
   real = createNsfwClassifier({ timeoutMs: 120_000 });
 });
@@ -66,8 +66,12 @@ afterAll(() => {
 
 describe('the real classifier (nsfwjs, bundled model, sharp, no network)', () => {
   it('classifies JPEG and PNG into five probabilities; a plain blue picture is not flagged', { timeout: 180_000 }, async () => {
-    const blue = await timed('first image (starts the worker, loads the model)', BLUE, 'image/png');
+    const blue = await timed('first image (starts the workers, loads the model)', BLUE, 'image/png');
     expect(blue?.kind === 'ok' && blue.frames?.map((f) => f.frame)).toEqual([0]);
+    // Every worker runs the WebAssembly backend from node_modules (no silent fall-back to the CPU one).
+    const workers = await real.warm();
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    expect(workers.map((w) => w.backend)).toEqual(workers.map(() => 'wasm'));
     expect(isInappropriate(probabilitiesOf(blue), 'high')).toBe(false);
     await skinPng();
     probabilitiesOf(await timed('still image/jpeg', jpegImage(300, 200, [30, 80, 220]), 'image/jpeg'));
@@ -126,7 +130,7 @@ describe('the real classifier (nsfwjs, bundled model, sharp, no network)', () =>
   });
 
   it('a check that takes too long rejects as unavailable (the routes answer 503); the next image gets a fresh worker', { timeout: 120_000 }, async () => {
-    const options = { timeoutMs: 1 };
+    const options = { timeoutMs: 1, workers: 1 };
     const slow = createNsfwClassifier(options);
     try {
       const first = slow.classify(BLUE, 'image/png');

@@ -4,7 +4,7 @@ import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { allowedFileType, sniffBytes } from '../../../src/contract/file-type';
 import { HttpError } from '../../lib/http-errors';
-import { ClassifierUnavailableError, isInappropriate } from '../../lib/image-classifier';
+import { ClassifierUnavailableError, isInappropriate, type ClassifyResult } from '../../lib/image-classifier';
 import { uuidv7 } from '../../lib/uuidv7';
 import type { FileEntryType } from '../../db/schema';
 import { uploadedFiles, type UploadedFile } from './form-fields';
@@ -80,21 +80,23 @@ export const imageCheckUnavailable = () =>
  * 422 "Image added is inappropriate" on `files` and `files.N`, or on `canvas` for the drawing; an
  * image the server cannot decode (corrupt, truncated, over the pixel limit) is refused the same way
  * with "File type not allowed" (docs/decisions.md); a classifier that is down or too slow is a 503
- * the client retries.
+ * the client retries. All of a request's images are sent to the classifier at once (its pool of
+ * workers checks them in parallel); the answers are read in the files' order.
  */
 export async function checkImages(app: FastifyInstance, files: CheckedFile[], sensitivity: 'low' | 'medium' | 'high', problems: Problems) {
-  for (const file of files) {
-    if (!isImageMime(file.mime)) continue;
-    let result;
-    try {
-      result = await app.imageClassifier.classify(file.data, file.mime);
-    } catch (error) {
-      if (error instanceof ClassifierUnavailableError) {
-        app.log.warn({ err: error }, 'image check unavailable');
-        throw imageCheckUnavailable();
-      }
-      throw error;
+  const images = files.filter((file) => isImageMime(file.mime));
+  const outcomes = await Promise.allSettled(images.map((file) => app.imageClassifier.classify(file.data, file.mime)));
+  for (const outcome of outcomes) {
+    if (outcome.status === 'fulfilled') continue;
+    const error: unknown = outcome.reason;
+    if (error instanceof ClassifierUnavailableError) {
+      app.log.warn({ err: error }, 'image check unavailable');
+      throw imageCheckUnavailable();
     }
+    throw error;
+  }
+  images.forEach((file, i) => {
+    const result = (outcomes[i] as PromiseFulfilledResult<ClassifyResult>).value;
     const refuse = (message: string) => {
       if (file.index === -1) return problems.add('canvas', message);
       problems.add('files', message);
@@ -109,7 +111,7 @@ export async function checkImages(app: FastifyInstance, files: CheckedFile[], se
     } else if (isInappropriate(result.probabilities, sensitivity)) {
       refuse(entryMessages.imageInappropriate);
     }
-  }
+  });
 }
 
 /** Writes the bytes (outside the database) and returns rows to insert; `cleanup` removes them again. */
