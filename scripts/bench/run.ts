@@ -7,6 +7,7 @@
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
+ *   f. API load on PostgreSQL (BENCH_DATABASE_URL): health and signed-in pulls with autocannon (api-load.ts)
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -17,6 +18,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
+import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
 import type * as DataSectionsModule from './data-sections';
 
@@ -65,6 +67,7 @@ async function main() {
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
+    apiLoad: await section('f. API load on PostgreSQL', () => apiLoadBench(root)),
   };
 
   const report = {
@@ -123,6 +126,9 @@ async function main() {
       `median ${j.saveToList.medianMs} ms over ${j.saveToList.runs}${j.saveToList.duplicateMatches.length ? `; shown twice in ${j.saveToList.duplicateMatches.length} run(s)` : ''}${j.saveToList.errors.length ? `; errors: ${String(j.saveToList.errors[0]).slice(0, 60)}` : ''}`,
     ]);
   }
+  const f = sections.apiLoad;
+  if (f.ok) rows.push(...apiLoadRows(f.result as Parameters<typeof apiLoadRows>[0]));
+  else rows.push(['f. API load (PostgreSQL)', failed(f)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

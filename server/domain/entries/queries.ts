@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { JournalEntry, VoiceEntry } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
-import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
+import { replicaPullQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
@@ -49,7 +50,12 @@ export const SPECS: Record<EntryKind, ListSpec> = {
 
 
 export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
-  return app.db
+  return entriesQueryOn(app.db, auth, kind);
+}
+
+/** The readable entries of one kind, on a database (the replica pull below builds it from stand-ins). */
+function entriesQueryOn(db: Kysely<Database>, auth: Pick<SignedIn, 'tenantId' | 'userId'>, kind: EntryKind) {
+  return db
     .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
     .innerJoin('users as creator', 'creator.id', 'entry.creator_id')
     .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
@@ -74,6 +80,12 @@ export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKi
     .where('entry.tenant_id', '=', auth.tenantId)
     .where(entryReadable(auth));
 }
+
+/** The replica's pull of each kind's list, built and compiled once (lib/list-query.ts replicaPullQuery). */
+export const ENTRY_PULLS = {
+  journal: replicaPullQuery(SPECS.journal, (db, v: { tenantId: string; userId: string }) => entriesQueryOn(db, v, 'journal')),
+  voice: replicaPullQuery(SPECS.voice, (db, v: { tenantId: string; userId: string }) => entriesQueryOn(db, v, 'voice')),
+};
 
 export type EntryRow = Awaited<ReturnType<ReturnType<typeof entriesQuery>['execute']>>[number];
 

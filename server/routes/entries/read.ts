@@ -3,11 +3,11 @@ import type { Comment } from '../../../src/contract/comments';
 import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, isReplicaPull, parseListQuery, toPage } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { commentsQuery, presentComments } from '../../domain/comments/queries';
-import { entriesQuery, presentEntries, showEntry, SPECS, withSearchTerm, type EntryRow } from '../../domain/entries/queries';
+import { ENTRY_PULLS, entriesQuery, presentEntries, showEntry, SPECS, withSearchTerm, type EntryRow } from '../../domain/entries/queries';
 import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } from '../../domain/entries/revocations';
 
 /** Entry lists and single entries; the queries and the access rule live in domain/. */
@@ -17,8 +17,12 @@ export default async function entryReadRoutes(app: FastifyInstance) {
     app.get(entryPaths[kind].entries.pattern, async (request) => {
       const auth = requireAuth(request);
       const list = parseListQuery(request.query, spec);
-      const query = withSearchTerm(entriesQuery(app, auth, kind), (request.query as { search_term?: unknown }).search_term);
-      const rows = await applyListQuery(query, list, spec).execute();
+      const term = (request.query as { search_term?: unknown }).search_term;
+      const searching = typeof term === 'string' && term.trim() !== '';
+      const rows =
+        isReplicaPull(list) && !searching
+          ? await ENTRY_PULLS[kind](app.db, { tenantId: auth.tenantId, userId: auth.userId }, list)
+          : await applyListQuery(withSearchTerm(entriesQuery(app, auth, kind), term), list, spec).execute();
       const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
       const page = toPage(mergeByCheckpoint(rows, revoked), list);
       const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is EntryRow => !isRevoked(r)))).map((e) => [e.id, e]));
