@@ -23,9 +23,11 @@ export default async function entryReadRoutes(app: FastifyInstance) {
         isReplicaPull(list) && !searching
           ? await ENTRY_PULLS[kind](app.db, { tenantId: auth.tenantId, userId: auth.userId }, list)
           : await applyListQuery(withSearchTerm(entriesQuery(app, auth, kind), term), list, spec).execute();
-      const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
+      // Revocations are recorded only for staff (they lose access when a young person stops sharing;
+      // domain/entries/revocations.ts): a young person's pull has none to ask for.
+      const revoked = request.session?.staff ? await revokedAfterCheckpoint(app, auth, kind, list) : [];
       const page = toPage(mergeByCheckpoint(rows, revoked), list);
-      const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is EntryRow => !isRevoked(r)))).map((e) => [e.id, e]));
+      const entries = new Map(presentEntries(kind, page.data.filter((r): r is EntryRow => !isRevoked(r))).map((e) => [e.id, e]));
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });
 
