@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database } from './db/schema';
@@ -22,6 +22,7 @@ import { registerSafeText } from './plugins/safe-text';
 import { registerStaffAudit } from './plugins/staff-audit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSessions } from './plugins/session';
+import { registerRequestLog, requestLinesOff } from './plugins/request-log';
 import { DOCUMENT_FORM_LIMITS, formBodies, multipartBodies } from './plugins/multipart-bodies';
 import { registerStaticPwa } from './plugins/static-pwa';
 import appConfigRoute from './routes/app-config';
@@ -76,6 +77,8 @@ export interface BuildAppOptions {
   imageClassifier?: ImageClassifier;
   /** Replaces the web-push sender (tests: nothing may reach a real push service). */
   pushSender?: PushSender;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -103,7 +106,9 @@ export const LOG_REDACT_PATHS = [
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } },
+    logger: { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' }, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // No line per request at info (plugins/request-log.ts): errors and 5xx answers only.
+    logController: new LogController({ disableRequestLogging: requestLinesOff(config.logLevel) }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Ids in logs, not in answers.
@@ -138,7 +143,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser('text/plain');
 
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  registerRequestLog(app);
+  registerSecurityHeaders(app);
   await app.register(cookie);
   registerSessions(app);
   registerCsrf(app);

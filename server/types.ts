@@ -40,6 +40,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Writes that honour the Idempotency-Key header (plugins/idempotency.ts). */
     idempotent?: boolean;
+    /** Set on every /api route (plugins/compression.ts): its JSON answers may be compressed. */
+    compressJson?: boolean;
   }
   interface FastifyRequest {
     session: CurrentSession | null;

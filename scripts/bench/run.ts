@@ -8,6 +8,7 @@
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
  *   f. image check: old (CPU backend, one worker) vs new (WebAssembly, a pool of workers), scripts/bench/image-check.ts
+ *   g. API load on PostgreSQL (BENCH_DATABASE_URL): health and signed-in pulls with autocannon (api-load.ts)
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -18,6 +19,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
+import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
 import { imageCheckBench } from './image-check';
 import type * as DataSectionsModule from './data-sections';
@@ -68,6 +70,7 @@ async function main() {
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
     imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),
+    apiLoad: await section('g. API load on PostgreSQL', () => apiLoadBench(root)),
   };
 
   const report = {
@@ -136,6 +139,9 @@ async function main() {
       ? `still cold ${oldNew(fo?.coldStillMs, fn.coldStillMs, get(f).speedup.coldStill)}, warm ${oldNew(fo?.warmStillMs, fn.warmStillMs, get(f).speedup.warmStill)}; 8 at once ${oldNew(fo?.concurrent8.wallMs, fn.concurrent8.wallMs, get(f).speedup.concurrent8)}; 5 animated + drawing ${oldNew(fo?.entry.ms, fn.entry.ms, get(f).speedup.entry)}; ${fn.workers} ${fn.backend} workers${get(f).equivalence ? `, max prob. diff ${get(f).equivalence.maxAbsDiff}` : ''}`
       : failed(f),
   ]);
+  const g = sections.apiLoad;
+  if (g.ok) rows.push(...apiLoadRows(g.result as Parameters<typeof apiLoadRows>[0]));
+  else rows.push(['g. API load (PostgreSQL)', failed(g)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
+import { preparingPool } from './prepared-statements';
 import type { Database } from './schema';
 
 export interface DatabaseHandle {
@@ -23,14 +24,19 @@ export type DatabaseOptions =
 const DATE_OID = 1082;
 const identity = (value: string) => value;
 
-export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+/** Kysely's query log (tests: which statements a request ran). */
+export interface DatabaseExtras {
+  log?: KyselyConfig['log'];
+}
+
+export async function openDatabase(options: DatabaseOptions, extras: DatabaseExtras = {}): Promise<DatabaseHandle> {
   if (options.kind === 'pglite') {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
     const pglite = await PGlite.create({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       parsers: { [pgliteTypes.DATE]: identity },
     });
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...extras });
     return {
       db,
       kind: 'pglite',
@@ -62,7 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         oid === DATE_OID ? identity : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), ...extras });
   return {
     db,
     kind: 'postgres',
@@ -85,11 +91,11 @@ export function databaseOptionsFor(config: { databaseUrl: string | null; dataDir
  * An isolated database for one test file: PGlite in memory, or with DATABASE_URL set a fresh
  * random schema on that server, dropped on close.
  */
-export function openTestDatabase(): Promise<DatabaseHandle> {
+export function openTestDatabase(extras: DatabaseExtras = {}): Promise<DatabaseHandle> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    return openDatabase({ kind: 'postgres', url, schema, dropSchemaOnClose: true });
+    return openDatabase({ kind: 'postgres', url, schema, dropSchemaOnClose: true }, extras);
   }
-  return openDatabase({ kind: 'pglite', dataDir: null });
+  return openDatabase({ kind: 'pglite', dataDir: null }, extras);
 }

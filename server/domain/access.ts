@@ -20,7 +20,7 @@ import { YOUNG_PERSON_TYPE_ID, type SignedIn } from '../plugins/session';
  */
 
 /** Condition on an entry alias (`entry`): the signed-in person may read it. */
-export function entryReadable(auth: SignedIn, alias = 'entry'): Expression<SqlBool> {
+export function entryReadable(auth: Pick<SignedIn, 'tenantId' | 'userId'>, alias = 'entry'): Expression<SqlBool> {
   const e = (column: string) => sql.ref(`${alias}.${column}`);
   return sql<SqlBool>`${e('resident_id')} in (
     select r.id from residents r

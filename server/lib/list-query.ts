@@ -1,4 +1,6 @@
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { compiledOnce } from '../db/compiled-once';
+import type { Database } from '../db/schema';
 import type { FieldErrors } from '../../src/contract/envelope';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { FILTER_OPERATORS, listQuerySchema, type Checkpoint } from '../../src/contract/sync';
@@ -195,6 +197,15 @@ export function applyListQuery<DB, TB extends keyof DB, O>(
   list: ListRequest,
   spec: ListSpec,
 ): SelectQueryBuilder<DB, TB, O> {
+  return withListClauses(query, list, spec, list.perPage + 1);
+}
+
+function withListClauses<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  list: ListRequest,
+  spec: ListSpec,
+  limit: number,
+): SelectQueryBuilder<DB, TB, O> {
   let q = query;
   for (const condition of list.where) q = q.where(condition);
   if (!list.withTrashed) q = q.where(sql<SqlBool>`${spec.deletedAt} is null`);
@@ -207,7 +218,33 @@ export function applyListQuery<DB, TB extends keyof DB, O>(
   } else {
     for (const [expr, direction] of list.order) q = q.orderBy(expr, direction);
   }
-  return q.limit(list.perPage + 1);
+  return q.limit(limit);
+}
+
+/**
+ * The replica's pull (src/data/replication/pull.ts): checkpoint mode with tombstones and no filter. Every
+ * such request of a list runs the same statement but for its values, so it need not be built and
+ * compiled again each time (issue 13, server throughput).
+ */
+export function isReplicaPull(list: ListRequest): list is ListRequest & { checkpoint: Checkpoint } {
+  return list.checkpoint !== null && list.withTrashed && list.where.length === 0;
+}
+
+/**
+ * A list's replica pull built and compiled once (db/compiled-once.ts): `build` makes the list's query
+ * from stand-ins for its values (the signed-in person's ids, say), and the checkpoint and the limit are
+ * values too. Run it with the values and the list request; the rows are applyListQuery's.
+ */
+export function replicaPullQuery<V extends Record<string, unknown>, DB, TB extends keyof DB, O>(
+  spec: ListSpec,
+  build: (db: Kysely<Database>, values: V) => SelectQueryBuilder<DB, TB, O>,
+) {
+  const query = compiledOnce((db, v: V & { checkpointUpdatedAt: string; checkpointId: string; limit: number }) => {
+    const list: ListRequest = { where: [], order: [], checkpoint: { updated_at: v.checkpointUpdatedAt, id: v.checkpointId }, withTrashed: true, perPage: 0, relations: [] };
+    return withListClauses(build(db, v), list, spec, v.limit);
+  });
+  return (db: Kysely<Database>, values: V, list: ListRequest & { checkpoint: Checkpoint }): Promise<O[]> =>
+    query(db, { ...values, checkpointUpdatedAt: list.checkpoint.updated_at, checkpointId: list.checkpoint.id, limit: list.perPage + 1 });
 }
 
 export interface Page<T> {

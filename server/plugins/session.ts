@@ -9,6 +9,7 @@ import { randomToken } from '../lib/tokens';
 import type { CurrentSession } from '../types';
 import { setCsrfCookie } from './csrf';
 import { isApiRequest } from '../lib/api-path';
+import { compiledOnce } from '../db/compiled-once';
 
 /**
  * Server-side sessions. The cookie holds 32 random bytes; the database keeps only their SHA-256,
@@ -106,33 +107,63 @@ export function requireAuth(request: FastifyRequest, options: { allowSetup?: boo
   return { sessionId: session.id, tenantId: session.tenantId, userId: session.userId, state: session.state };
 }
 
+/**
+ * The one query every API request with a session cookie runs: the live session of this token and
+ * whether its idle expiry is due a push forward. Built and compiled once (db/compiled-once.ts), and
+ * prepared on PostgreSQL (db/prepared-statements.ts). Expiry is decided by the database's clock, in the
+ * same statement, so a session is valid until the very moment it is not. Nothing is cached between
+ * requests: a session ended by sign-out, a password change, a removed account or its expiry is
+ * refused on the next request, on whichever process it lands.
+ */
+const findSession = compiledOnce((db, v: { tokenHash: string; touchEverySeconds: number }) =>
+  db
+    .selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id',
+      'sessions.token_hash',
+      'sessions.tenant_id',
+      'sessions.user_id',
+      'sessions.state',
+      'users.deleted_at as user_deleted_at',
+      'users.tenant_id as user_tenant_id',
+      'users.user_type_id',
+      sql<boolean>`sessions.updated_at < now() - make_interval(secs => ${v.touchEverySeconds})`.as('touch_due'),
+    ])
+    .where('sessions.token_hash', '=', v.tokenHash)
+    .where('sessions.idle_expires_at', '>', sql<Date>`now()`)
+    .where('sessions.absolute_expires_at', '>', sql<Date>`now()`),
+);
+
+/**
+ * Pushes the idle expiry forward, at most once a minute (authLimits.touchEveryMs) per session: the
+ * lookup says when it is due, and the update repeats that condition, so of several requests (or
+ * processes) that saw it due at once only the first writes; the others match no row. Never past
+ * the absolute expiry.
+ */
+const touchSession = compiledOnce((db, v: { id: string; idleSeconds: number; touchEverySeconds: number }) =>
+  db
+    .updateTable('sessions')
+    .set({
+      idle_expires_at: sql`least(now() + make_interval(secs => ${v.idleSeconds}), absolute_expires_at)`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', v.id)
+    .where(sql<boolean>`updated_at < now() - make_interval(secs => ${v.touchEverySeconds})`),
+);
+
 export function registerSessions(app: FastifyInstance): void {
   app.decorateRequest('session', null);
+  const touchEverySeconds = app.limits.touchEveryMs / 1000;
+  // Sessions this process is touching now: the requests that arrive meanwhile need not try too.
+  const touching = new Set<string>();
 
   app.addHook('onRequest', async (request) => {
     request.session = null;
     if (!isApiRequest(request)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 100) return;
-    const row = await app.db
-      .selectFrom('sessions')
-      .leftJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id',
-        'sessions.token_hash',
-        'sessions.tenant_id',
-        'sessions.user_id',
-        'sessions.state',
-        'sessions.updated_at',
-        'sessions.absolute_expires_at',
-        'users.deleted_at as user_deleted_at',
-        'users.tenant_id as user_tenant_id',
-        'users.user_type_id',
-      ])
-      .where('sessions.token_hash', '=', sha256(token))
-      .where('sessions.idle_expires_at', '>', sql<Date>`now()`)
-      .where('sessions.absolute_expires_at', '>', sql<Date>`now()`)
-      .executeTakeFirst();
+    const [row] = await findSession(app.db, { tokenHash: sha256(token), touchEverySeconds });
     if (!row) return;
     // A person removed (or moved) since sign-in no longer has a session.
     if (row.user_id && (row.user_deleted_at !== null || row.user_tenant_id !== row.tenant_id)) return;
@@ -144,14 +175,14 @@ export function registerSessions(app: FastifyInstance): void {
       state: row.state,
       staff: row.user_type_id !== null && row.user_type_id !== YOUNG_PERSON_TYPE_ID,
     };
-    if (Date.now() - row.updated_at.getTime() > app.limits.touchEveryMs) {
-      const idle = row.state === 'guest' ? app.limits.guestIdleMs : app.limits.idleMs;
-      const idleEnd = Math.min(Date.now() + idle, row.absolute_expires_at.getTime());
-      await app.db
-        .updateTable('sessions')
-        .set({ idle_expires_at: new Date(idleEnd), updated_at: sql`now()` })
-        .where('id', '=', row.id)
-        .execute();
+    if (row.touch_due && !touching.has(row.id)) {
+      touching.add(row.id);
+      try {
+        const idle = row.state === 'guest' ? app.limits.guestIdleMs : app.limits.idleMs;
+        await touchSession(app.db, { id: row.id, idleSeconds: idle / 1000, touchEverySeconds });
+      } finally {
+        touching.delete(row.id);
+      }
     }
   });
 

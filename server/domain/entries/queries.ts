@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { JournalEntry, VoiceEntry } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
-import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
+import { replicaPullQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { hourMinute, isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
-import { filesOf, personOf } from './present';
+import { personOf } from './present';
 
 /**
  * GET /api/v1/projects/residents/journal/entries and .../voices/entries (list, checkpoint mode as
@@ -49,7 +50,12 @@ export const SPECS: Record<EntryKind, ListSpec> = {
 
 
 export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKind) {
-  return app.db
+  return entriesQueryOn(app.db, auth, kind);
+}
+
+/** The readable entries of one kind, on a database (the replica pull below builds it from stand-ins). */
+function entriesQueryOn(db: Kysely<Database>, auth: Pick<SignedIn, 'tenantId' | 'userId'>, kind: EntryKind) {
+  return db
     .selectFrom(`${ENTRY_TABLE[kind]} as entry` as 'journal_entries as entry')
     .innerJoin('users as creator', 'creator.id', 'entry.creator_id')
     .leftJoin('user_photos as creator_photo', (join) => join.onRef('creator_photo.user_id', '=', 'creator.id').on('creator_photo.deleted_at', 'is', null))
@@ -67,6 +73,9 @@ export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKi
       'creator.last_name as creator_last_name',
       sql<boolean>`creator_photo.id is not null`.as('creator_has_photo'),
       sql<number>`(select count(*)::int from entry_comments c where c.entry_type = ${kind} and c.entry_id = entry.id and c.deleted_at is null)`.as('comments_count'),
+      // The entry's files in the same statement (as present.ts filesOf orders them), not a second round trip.
+      sql<EntryFileRow[]>`(select coalesce(json_agg(json_build_object('id', f.id, 'role', f.role, 'name', f.name, 'mime', f.mime, 'size', f.size) order by f.created_at, f.id), '[]'::json)
+        from entry_files f where f.tenant_id = entry.tenant_id and f.entry_type = ${kind} and f.entry_id = entry.id and f.deleted_at is null)`.as('entry_files'),
       kind === 'journal' ? sql<string>`to_char(entry.entry_date, 'YYYY-MM-DD')`.as('entry_date') : sql<string>`''`.as('entry_date'),
       kind === 'journal' ? hourMinute(ref('entry_time')).as('entry_time') : sql<string>`''`.as('entry_time'),
       kind === 'voice' ? sql<string>`entry.category_id::text`.as('category_id') : sql<string>`''`.as('category_id'),
@@ -75,11 +84,26 @@ export function entriesQuery(app: FastifyInstance, auth: SignedIn, kind: EntryKi
     .where(entryReadable(auth));
 }
 
+/** The replica's pull of each kind's list, built and compiled once (lib/list-query.ts replicaPullQuery). */
+export const ENTRY_PULLS = {
+  journal: replicaPullQuery(SPECS.journal, (db, v: { tenantId: string; userId: string }) => entriesQueryOn(db, v, 'journal')),
+  voice: replicaPullQuery(SPECS.voice, (db, v: { tenantId: string; userId: string }) => entriesQueryOn(db, v, 'voice')),
+};
+
 export type EntryRow = Awaited<ReturnType<ReturnType<typeof entriesQuery>['execute']>>[number];
 
-export async function presentEntries(app: FastifyInstance, auth: SignedIn, kind: EntryKind, rows: EntryRow[]): Promise<(JournalEntry | VoiceEntry)[]> {
-  const files = await filesOf(app.db, auth.tenantId, kind, rows.map((r) => r.id));
+interface EntryFileRow {
+  id: string;
+  role: 'attachment' | 'canvas';
+  name: string;
+  mime: string;
+  size: number;
+}
+
+export function presentEntries(kind: EntryKind, rows: EntryRow[]): (JournalEntry | VoiceEntry)[] {
   return rows.map((r) => {
+    const files = r.entry_files.filter((f) => f.role === 'attachment').map(({ id, name, mime, size }) => ({ id, name, mime, size }));
+    const canvas = r.entry_files.filter((f) => f.role === 'canvas').map(({ id, name, mime, size }) => ({ id, name, mime, size }));
     const base = {
       id: r.id,
       updated_at: r.updated_at,
@@ -88,8 +112,9 @@ export async function presentEntries(app: FastifyInstance, auth: SignedIn, kind:
       creator: personOf(r),
       description: r.description,
       reaction: r.reaction,
-      canvas: files.get(r.id)!.canvas,
-      files: files.get(r.id)!.files,
+      // filesOf's rule: the last canvas wins.
+      canvas: canvas.at(-1) ?? null,
+      files,
       shared_with: r.shared_with,
       shared_with_management: r.shared_with_management,
       comments_count: r.comments_count,
@@ -104,7 +129,7 @@ export async function presentEntries(app: FastifyInstance, auth: SignedIn, kind:
 export async function showEntry(app: FastifyInstance, auth: SignedIn, kind: EntryKind, id: string) {
   const row = await entriesQuery(app, auth, kind).where('entry.id', '=', id).where('entry.deleted_at', 'is', null).executeTakeFirst();
   if (!row) throw new HttpError(404, chosen.notFound);
-  const [entry] = await presentEntries(app, auth, kind, [row]);
+  const [entry] = presentEntries(kind, [row]);
   return entry!;
 }
 

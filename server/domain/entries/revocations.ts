@@ -8,6 +8,7 @@ import type { SignedIn } from '../../plugins/session';
 import { entryReadable } from '../access';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
+import { compiledOnce } from '../../db/compiled-once';
 
 /**
  * Tombstones for lost access (docs/api.md, "Lost access").
@@ -78,23 +79,35 @@ export interface Revoked {
  */
 export async function revokedAfterCheckpoint(app: FastifyInstance, auth: SignedIn, kind: EntryKind, list: ListRequest): Promise<Revoked[]> {
   if (!list.checkpoint || !list.withTrashed) return [];
-  const { updated_at, id } = list.checkpoint;
-  const rows = await app.db
-    .selectFrom('entry_access_revocations as r')
-    .select(['r.entry_id as id', isoMicros(sql.ref('r.revoked_at')).as('updated_at')])
-    .where('r.tenant_id', '=', auth.tenantId)
-    .where('r.user_id', '=', auth.userId)
-    .where('r.entry_type', '=', kind)
-    .where(sql<SqlBool>`(r.revoked_at, r.entry_id) > (cast(${updated_at} as timestamptz), cast(${id} as uuid))`)
-    .where(
-      sql<SqlBool>`not exists (select 1 from ${sql.table(ENTRY_TABLE[kind])} as entry where entry.id = r.entry_id and entry.tenant_id = ${auth.tenantId} and ${entryReadable(auth)})`,
-    )
-    .orderBy('r.revoked_at')
-    .orderBy('r.entry_id')
-    .limit(list.perPage + 1)
-    .execute();
+  const rows = await REVOKED[kind](app.db, {
+    tenantId: auth.tenantId,
+    userId: auth.userId,
+    checkpointUpdatedAt: list.checkpoint.updated_at,
+    checkpointId: list.checkpoint.id,
+    limit: list.perPage + 1,
+  });
   return rows.map((r) => ({ revoked: true as const, id: r.id, updated_at: r.updated_at }));
 }
+
+/** Every replica pull of an entry list runs this: built and compiled once per kind (db/compiled-once.ts). */
+function revokedQuery(kind: EntryKind) {
+  return compiledOnce((db, v: { tenantId: string; userId: string; checkpointUpdatedAt: string; checkpointId: string; limit: number }) =>
+    db
+      .selectFrom('entry_access_revocations as r')
+      .select(['r.entry_id as id', isoMicros(sql.ref('r.revoked_at')).as('updated_at')])
+      .where('r.tenant_id', '=', v.tenantId)
+      .where('r.user_id', '=', v.userId)
+      .where('r.entry_type', '=', kind)
+      .where(sql<SqlBool>`(r.revoked_at, r.entry_id) > (cast(${v.checkpointUpdatedAt} as timestamptz), cast(${v.checkpointId} as uuid))`)
+      .where(
+        sql<SqlBool>`not exists (select 1 from ${sql.table(ENTRY_TABLE[kind])} as entry where entry.id = r.entry_id and entry.tenant_id = ${v.tenantId} and ${entryReadable(v)})`,
+      )
+      .orderBy('r.revoked_at')
+      .orderBy('r.entry_id')
+      .limit(v.limit),
+  );
+}
+const REVOKED = { journal: revokedQuery('journal'), voice: revokedQuery('voice') };
 
 /** Two lists, each in (updated_at, id) order, as one in that order (timestamps are fixed-width UTC). */
 export function mergeByCheckpoint<A extends { id: string; updated_at: string }, B extends { id: string; updated_at: string }>(a: A[], b: B[]): (A | B)[] {

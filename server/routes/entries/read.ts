@@ -3,11 +3,11 @@ import type { Comment } from '../../../src/contract/comments';
 import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, isReplicaPull, parseListQuery, toPage } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { commentsQuery, presentComments } from '../../domain/comments/queries';
-import { entriesQuery, presentEntries, showEntry, SPECS, withSearchTerm, type EntryRow } from '../../domain/entries/queries';
+import { ENTRY_PULLS, entriesQuery, presentEntries, showEntry, SPECS, withSearchTerm, type EntryRow } from '../../domain/entries/queries';
 import { isRevoked, mergeByCheckpoint, revokedAfterCheckpoint, tombstoneOf } from '../../domain/entries/revocations';
 
 /** Entry lists and single entries; the queries and the access rule live in domain/. */
@@ -17,11 +17,17 @@ export default async function entryReadRoutes(app: FastifyInstance) {
     app.get(entryPaths[kind].entries.pattern, async (request) => {
       const auth = requireAuth(request);
       const list = parseListQuery(request.query, spec);
-      const query = withSearchTerm(entriesQuery(app, auth, kind), (request.query as { search_term?: unknown }).search_term);
-      const rows = await applyListQuery(query, list, spec).execute();
-      const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
+      const term = (request.query as { search_term?: unknown }).search_term;
+      const searching = typeof term === 'string' && term.trim() !== '';
+      const rows =
+        isReplicaPull(list) && !searching
+          ? await ENTRY_PULLS[kind](app.db, { tenantId: auth.tenantId, userId: auth.userId }, list)
+          : await applyListQuery(withSearchTerm(entriesQuery(app, auth, kind), term), list, spec).execute();
+      // Revocations are recorded only for staff (they lose access when a young person stops sharing;
+      // domain/entries/revocations.ts): a young person's pull has none to ask for.
+      const revoked = request.session?.staff ? await revokedAfterCheckpoint(app, auth, kind, list) : [];
       const page = toPage(mergeByCheckpoint(rows, revoked), list);
-      const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is EntryRow => !isRevoked(r)))).map((e) => [e.id, e]));
+      const entries = new Map(presentEntries(kind, page.data.filter((r): r is EntryRow => !isRevoked(r))).map((e) => [e.id, e]));
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { FileStore } from '../../../server/lib/file-store';
@@ -41,7 +41,15 @@ function fakeDist(): string {
  * fresh schema when DATABASE_URL is set) holding the demo data.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; limits?: Partial<AuthLimits>; imageClassifier?: BuildAppOptions['imageClassifier'] } = {},
+  options: {
+    env?: Record<string, string>;
+    limits?: Partial<AuthLimits>;
+    imageClassifier?: BuildAppOptions['imageClassifier'];
+    /** Sees every statement the database runs (Kysely's log): which queries a request made. */
+    onQuery?: (query: CompiledQuery) => void;
+    /** Where the server's log lines go (with env LOG_LEVEL; tests are silent by default). */
+    logStream?: BuildAppOptions['logStream'];
+  } = {},
 ): Promise<TestServer> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -50,11 +58,18 @@ export async function startTestServer(
     STATIC_DIR: fakeDist(),
     ...options.env,
   });
-  const handle = await openTestDatabase();
+  const onQuery = options.onQuery;
+  const handle = await openTestDatabase(onQuery ? { log: (event) => onQuery(event.query) } : {});
   await migrateToLatest(handle.db, handle.schema);
   await seedDemo(handle.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
   // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
-  const app = await buildApp({ config, db: handle.db, limits: { authRequestsPerMinute: 100_000, ...options.limits }, imageClassifier: options.imageClassifier });
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    limits: { authRequestsPerMinute: 100_000, ...options.limits },
+    imageClassifier: options.imageClassifier,
+    logStream: options.logStream,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
