@@ -7,6 +7,7 @@ import { objectives } from './0005-objectives';
 import { rewards } from './0006-rewards';
 import { documents } from './0007-documents';
 import { staffAccessLog } from './0008-staff-access-log';
+import { entryVersions } from './0009-entry-versions';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-rewards': rewards,
   '0007-documents': documents,
   '0008-staff-access-log': staffAccessLog,
+  '0009-entry-versions': entryVersions,
 };
 
 export const migrationProvider: MigrationProvider = {
