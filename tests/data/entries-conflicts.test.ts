@@ -12,7 +12,7 @@ import { sendOutboxRequest } from '@/api/outbox-transport';
 import { entryMessages, type JournalEntry } from '@/contract/entries';
 import type { Account } from '@/contract/users';
 import { allRecords } from '@/data/outbox/store';
-import { configureOutbox, currentDeviceId, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { configureOutbox, currentDeviceId, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -241,6 +241,48 @@ describe('edit conflicts on the device', () => {
     expect(puts() - before).toBe(1);
     expect((await serverRow(id)).description).toBe(`${TAG} queued second`);
     expect(await allRecords(outbox)).toEqual([]);
+  });
+
+  it('a pull that read the entry while its change was pending does not bring "pending" back over the refusal', async () => {
+    const id = await syncedEntry(`${TAG} held`);
+    online = false;
+    expect((await saveEntry('journal', { description: `${TAG} held first` }, { id })).ok).toBe(true);
+    expect((await saveEntry('journal', { description: `${TAG} held second` }, { id })).ok).toBe(true);
+    await otherDeviceEdits(id, `${TAG} held theirs`);
+    // The pull reads the entry (pending, the second change), then the refusal of the first lands, then the pull writes.
+    const collection = open.db.journal;
+    const findOne = collection.findOne.bind(collection);
+    let race: (() => Promise<void>) | null = async () => {
+      online = true;
+      flushOutboxNowOnline();
+      await eventually(async () => (await doc(id))?.sync_state === 'failed', 10_000, 'the refusal, mid-pull');
+    };
+    let raced = false;
+    collection.findOne = ((query: string) => {
+      const rxQuery = findOne(query);
+      if (!race || query !== id) return rxQuery;
+      const run = race;
+      race = null;
+      return {
+        exec: async () => {
+          const read = await rxQuery.exec();
+          await run();
+          raced = true;
+          return read;
+        },
+      };
+    }) as unknown as typeof collection.findOne;
+    try {
+      getReplication()!.reSync(['journal']);
+      await eventually(() => raced, 15_000, 'the pull with the refusal in between');
+      await getReplication()!.awaitInSync();
+    } finally {
+      delete (collection as unknown as Record<string, unknown>).findOne;
+    }
+    await eventually(async () => otherVersionOf((await doc(id))!)?.description === `${TAG} held theirs`, 10_000, 'the other version beside it');
+    expect(await doc(id)).toMatchObject({ description: `${TAG} held second`, sync_state: 'failed', sync_message: entryMessages.editConflict });
+    // One entry waiting for the young person, not a refusal and a change "on its way".
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 1 });
   });
 
   it('editing an entry in conflict writes over the other version: no new conflict', async () => {
