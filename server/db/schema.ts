@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0009-list-indexes.ts (0009 adds only an index). */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0010-entry-versions.ts (0009 adds only indexes). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -180,6 +180,10 @@ interface EntryColumns extends EntityColumns {
   shared_with: ColumnType<string[], string[] | undefined, string[]>;
   shared_with_management: Generated<boolean>;
   locked_at: NullableTimestamp;
+  /** 0010: when the young person's content last changed (updated_at also moves for comments). */
+  content_updated_at: Timestamp;
+  /** 0010: the device that made that change (null: it did not say). */
+  content_writer: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** 0003: the young person's local date and time (Europe/London), as written. */

@@ -29,7 +29,8 @@ function send(reply: FastifyReply, status: number, body: ErrorBody, headers: Rec
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
-      return send(reply, error.statusCode, { success: false, message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers);
+      const body: ErrorBody = { success: false, message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...(error.data !== undefined ? { data: error.data } : {}) };
+      return send(reply, error.statusCode, body, error.headers);
     }
     if (error instanceof ZodError) {
       return send(reply, 422, { success: false, message: chosen.validationFailed, errors: fieldErrors(error) });

@@ -201,7 +201,7 @@ async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residen
     await db.transaction().execute(async (tx) => {
       const entry = await tx
         .insertInto('journal_entries')
-        .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: DRAWING_ENTRY, reaction: '😌', ...londonDateTime(at), created_at: new Date(at), updated_at: new Date(at) })
+        .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: DRAWING_ENTRY, reaction: '😌', ...londonDateTime(at), created_at: new Date(at), updated_at: new Date(at), content_updated_at: new Date(at) })
         .returning('id')
         .executeTakeFirstOrThrow();
       await tx.insertInto('entry_files').values({ tenant_id: tenantId, entry_type: 'journal', entry_id: entry.id, role: 'canvas', name: 'drawing.png', mime: 'image/png', size: png.length, storage_key: key }).execute();
@@ -211,7 +211,7 @@ async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residen
     const when = Date.now() - 2 * DAY_MS;
     await db
       .insertInto('journal_entries')
-      .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: SHARED_ENTRY, reaction: '🤞', shared_with: [aliUserId], ...londonDateTime(when), created_at: new Date(when), updated_at: new Date(when) })
+      .values({ tenant_id: tenantId, resident_id: residentId, creator_id: jamieUserId, description: SHARED_ENTRY, reaction: '🤞', shared_with: [aliUserId], ...londonDateTime(when), created_at: new Date(when), updated_at: new Date(when), content_updated_at: new Date(when) })
       .execute();
   }
 }
@@ -263,6 +263,8 @@ async function writeEntry(
     reaction: entry.reaction ?? null,
     created_at: new Date(at),
     updated_at: touched,
+    // Written once, then only commented on (the column's default, now, would read as a later edit).
+    content_updated_at: new Date(at),
     locked_at: lockedAt,
     shared_with: sharedWith,
     shared_with_management: entry.type === 'voice',

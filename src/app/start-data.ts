@@ -6,7 +6,8 @@
  *    is requested (before anything can send);
  * 2. a 401 or 419 anywhere clears the signed-in state (local data is kept: ARCHITECTURE rule 4);
  * 3. the outbox's outcome sink: after a 2xx the entries module (or, for objectives, the
- *    objectives feature; for reward swaps, the rewards feature) settles the delivered document into the server's copy, after a 422 (or any refusal) the document is marked failed, after
+ *    objectives feature; for reward swaps, the rewards feature) settles the delivered document into the server's copy, after a 422 (or any refusal) the document is marked failed (an entry's
+ *    edit conflict, 412, also keeps the other device's version), after
  *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
  * 4. the one ordered list of logout wipe steps (logoutSteps below);
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
@@ -65,6 +66,8 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
     forgetLocalChange(local.collection, local.id);
     // A form document's refused answers keep the server's field errors (shown beside the questions).
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
+    // An entry's edit conflict keeps the other device's version beside the young person's (issue 12).
+    if ((local.collection === 'journal' || local.collection === 'voice') && result) return (await import('@/entries/data/settle-refused')).settleRefused(local, sync, result);
     return setSyncState(local.collection, local.id, sync);
   },
   requestResync: (topics) => requestResync(topics),

@@ -4,7 +4,7 @@ import { envelope } from './envelope';
 import { messages } from './messages';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
-import { calendarDateSchema, clockTimeSchema } from './calendar-values';
+import { calendarDateSchema, clockTimeSchema, utcTimestampSchema } from './calendar-values';
 
 /**
  * Journal and voice entries (SPEC §3, §5, §7). One machinery, used twice. Limits the spec leaves
@@ -53,7 +53,27 @@ export const entryMessages = {
   locked: 'This conversation has been closed, so it can no longer be changed or replied to',
   /** A client-made id that another row already has (practically only a forged request). */
   idTaken: 'This id is already in use',
+  /**
+   * An update made from an older copy: the entry was changed on another device since (412, issue 12).
+   * The app shows both versions and lets the young person choose (docs/decisions.md).
+   */
+  editConflict: 'This was changed on another phone or tablet while you were changing it here.',
 } as const;
+
+/**
+ * Edit conflicts (issue 12, additive to SPEC §7): an update may say which copy it was made from
+ * (`base_updated_at`, the `updated_at` of the server's copy the device last saw) and which device
+ * made it (`device_id`, an opaque id the app derives from its own data key; a create may send it
+ * too). When the entry's content was changed after that copy by another device, the update is
+ * refused with 412 and `errors.base_updated_at`, and the answer's `data` is the entry as it is now.
+ * A device's own changes in a row are never a conflict with each other. Without `base_updated_at`
+ * an update replaces what is there (SPEC §7 as it was).
+ */
+export const baseUpdatedAtSchema = utcTimestampSchema().optional();
+export const deviceIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'The device id must be 8 to 64 letters, digits, - or _' })
+  .optional();
 
 /**
  * Create only: the id the client gave its optimistic copy (a UUID, the write's Idempotency-Key).
@@ -82,6 +102,9 @@ export const entryFieldsSchema = z.object({
   remove_files: z.array(z.uuid()).max(entryLimits.maxFiles).default([]),
   /** Removes the drawing on update. */
   remove_canvas: z.enum(['0', '1']).default('0'),
+  /** Update: the copy it was made from (see baseUpdatedAtSchema). */
+  base_updated_at: baseUpdatedAtSchema,
+  device_id: deviceIdSchema,
 });
 
 export const journalFieldsSchema = entryFieldsSchema.extend({

@@ -13,10 +13,15 @@
  * once with its words, nothing is there twice, a swap spends its points once, and the device shows
  * what the server has.
  *
- * Edits of one entry from two devices: the server keeps the last write it applied (an update sends
- * the whole entry, and nothing in the product detects an edit conflict). So the entry ends with the
- * device's last words or with the other device's last words made after them, never with anything
- * older, and the device ends showing what the server has; both devices' replies are kept.
+ * Edits of one entry from two devices (edit conflicts, issue 12): each update says which copy it
+ * was made from and which device made it, and the server refuses (412) one made from a copy the
+ * other device has changed since. So after settling the server has the last version it applied (by
+ * its time: nothing older wins), and when this device's last change met the other device's, both
+ * versions exist: the server has the other device's, the device has its own (failed, marked as a
+ * conflict, words intact) with the other one beside it. The young person then chooses (the choice
+ * drawn from the sequence's seed: keep mine, keep the other one, keep both) and the suite settles
+ * again and checks the outcome. The device ends showing what the server has; both devices' replies
+ * are kept.
  *
  * How the chaos is made (tests/data/support/chaos.ts): the outbox's transport is the page's real one
  * behind a switch, so 500, 503, 419 and 401 are injected there (the session itself stays valid; a 419
@@ -37,6 +42,8 @@ import { replicaOutcomeSink } from '@/app/start-data';
 import type { Account } from '@/contract/users';
 import type { Reward } from '@/contract/rewards';
 import { postComment } from '@/entries/data/comments';
+import { isEditConflict, otherVersionOf } from '@/entries/data/conflict-state';
+import { keepBoth, keepMine, keepOther } from '@/entries/data/edit-conflict';
 import { saveEntry } from '@/entries/data/save-entry';
 import { exchangeReward } from '@/features/rewards/actions/exchange-reward';
 import {
@@ -51,7 +58,8 @@ import {
   type OutboxConfig,
 } from '@/data/outbox/outbox';
 import { allRecords, updateRecord } from '@/data/outbox/store';
-import type { OutboxRecord } from '@/data/outbox/types';
+import { openValue } from '@/data/outbox/seal';
+import type { OutboxMeta, OutboxRecord } from '@/data/outbox/types';
 import { LEASE_MS } from '@/data/outbox/transition';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -78,6 +86,8 @@ import { eventually, startSyncServer, type SyncTestServer } from './support/sync
 const { seed: BASE_SEED, sequences: SEQUENCES } = chaosSettings(200);
 const SEQUENCE_TIMEOUT_MS = 120_000;
 const JOURNAL = '/api/v1/projects/residents/journal/entries';
+/** jamie's other tablet, as its app would name itself to the server's edit-conflict rule. */
+const OTHER_DEVICE = 'chaos-other-tablet';
 
 let sync: SyncTestServer;
 let server: RestartableServer;
@@ -112,10 +122,13 @@ const totals = {
   failedByServer: new Map<string, number>(),
   otherDeviceEdits: 0,
   otherDeviceComments: 0,
-  /** Entries the other device changed while this device's change was on its way, by whose words were kept. */
+  /** This device's change refused (412) because the other device changed the entry first: both versions kept. */
   conflicts: 0,
-  conflictsKeptDevice: 0,
-  conflictsKeptOther: 0,
+  conflictsKeptBoth: 0,
+  /** What the young person chose for each conflict. */
+  resolved: new Map<string, number>(),
+  /** The other device's change refused (412) because this device changed the entry first. */
+  otherDeviceRefused: 0,
   lost: 0,
   doubled: 0,
   reloads: 0,
@@ -184,7 +197,7 @@ afterAll(async () => {
       `  device writes ${totals.deviceWrites}, acknowledged ${totals.acknowledged}; refused on the device: ${list(totals.refusedOnDevice)}; refused by the server: ${list(totals.failedByServer)}`,
       `  outbox requests ${net?.requests ?? 0}, app GETs ${net?.pulls ?? 0}; injected: ${net ? list(net.injected) : 'none'}`,
       `  server restarts ${server?.restarts ?? 0}, reloads ${totals.reloads}, closed and reopened ${totals.reopened}`,
-      `  other device: edits ${totals.otherDeviceEdits}, comments ${totals.otherDeviceComments}; edit conflicts ${totals.conflicts} (last write wins: this device's words kept ${totals.conflictsKeptDevice}, the other's ${totals.conflictsKeptOther})`,
+      `  other device: edits ${totals.otherDeviceEdits} (refused as conflicts ${totals.otherDeviceRefused}), comments ${totals.otherDeviceComments}; edit conflicts on this device ${totals.conflicts}, both versions kept ${totals.conflictsKeptBoth}; resolved: ${list(totals.resolved)}`,
       `  time by phase (ms): ${list(totals.phaseMs)}; by action: ${list(totals.actionMs)}`,
       `  lost ${totals.lost}, doubled ${totals.doubled}, 5xx from our server ${net?.server5xx.length ?? 0}${net?.server5xx.length ? ` (${net.server5xx.slice(0, 10).join('; ')})` : ''}; 503 while it closed for a restart ${net?.closing5xx.length ?? 0}`,
     ].join('\n'),
@@ -229,6 +242,8 @@ interface OtherWrite {
   readonly text: string;
   readonly startedAt: number;
   status: number;
+  /** An applied edit: the entry's updated_at it made (the server's order of versions). */
+  updatedAt: string | null;
 }
 
 let current: Sequence | null = null;
@@ -244,11 +259,17 @@ class Sequence {
   readonly entries: string[] = [];
   readonly log: string[] = [];
   readonly problems: string[] = [];
+  /** Entries whose last change from this device met the other device's (412): both versions kept. */
+  readonly conflicted: string[] = [];
   private versions = new Map<string, number>();
   private n = 0;
   private watches: { unsubscribe(): void }[] = [];
 
-  constructor(readonly tag: string) {}
+  /** `choices`: picks what the young person keeps in each conflict (from the sequence's seed). */
+  constructor(
+    readonly tag: string,
+    private readonly choices = 0,
+  ) {}
 
   note(line: string): void {
     this.log.push(line);
@@ -411,12 +432,19 @@ class Sequence {
         const edit = action.kind === 'other-edit';
         const text = this.nextText(entry.index, edit ? 'o' : 'oc');
         const id = edit ? entry.id : crypto.randomUUID();
-        const write: OtherWrite = { kind: edit ? 'edit' : 'comment', entryId: entry.id, id, text, startedAt: Date.now(), status: 0 };
+        const write: OtherWrite = { kind: edit ? 'edit' : 'comment', entryId: entry.id, id, text, startedAt: Date.now(), status: 0, updatedAt: null };
         try {
-          const res = edit
-            ? await other.post(`${JOURNAL}/${entry.id}?_method=PUT`, { description: text })
-            : await other.post(`${JOURNAL}/comments`, { id, entry_id: entry.id, comment: text });
-          write.status = res.status;
+          if (edit) {
+            // The other tablet reads the entry and changes that copy (its base), as the app does.
+            const seen = await other.get<{ data?: { updated_at?: string } }>(`${JOURNAL}/${entry.id}`);
+            const base = seen.status === 200 ? seen.body.data?.updated_at : undefined;
+            const res = await other.post<{ data?: { updated_at?: string } }>(`${JOURNAL}/${entry.id}?_method=PUT`, { description: text, ...(base ? { base_updated_at: base } : {}), device_id: OTHER_DEVICE });
+            write.status = res.status;
+            write.updatedAt = res.status === 200 ? (res.body.data?.updated_at ?? null) : null;
+            if (res.status === 412) totals.otherDeviceRefused += 1;
+          } else {
+            write.status = (await other.post(`${JOURNAL}/comments`, { id, entry_id: entry.id, comment: text })).status;
+          }
         } catch {
           write.status = 0; // the server is down
         }
@@ -428,6 +456,11 @@ class Sequence {
         }
         return;
       }
+      case 'both-edit':
+        // Two of jamie's devices change the same entry at nearly the same moment.
+        await this.performNow({ kind: 'edit', pick: action.pick });
+        await this.performNow({ kind: 'other-edit', pick: action.pick });
+        return;
       case 'staff-pause': {
         if (rewardPaused) return;
         const res = await ali.post(`/api/v1/rewards/${reward.id}?_method=PUT`, { active: false }).catch(() => null);
@@ -501,7 +534,7 @@ class Sequence {
 
   async checkSettled(): Promise<void> {
     const records = new Map((await allRecords(outboxStore)).map((r) => [r.id, r]));
-    const stuck = [...records.values()].filter((r) => r.state === 'pending' || r.state === 'held');
+    const stuck = waitingToSend([...records.values()]);
     if (stuck.length) this.problem('other', `the outbox did not drain: ${stuck.map((r) => `${r.id} ${r.state} (last ${r.lastStatus})`).join(', ')}`);
 
     for (const write of this.writes) {
@@ -521,7 +554,27 @@ class Sequence {
       this.note(`  ${this.describe(write)} refused by the server (${record.lastStatus})`);
       return;
     }
+    // Queued behind a refused change of the same document: the device shows its words, refused, until the young person chooses.
+    if (record && behindRefusal(record, records.values()) && device.state === 'failed' && (write.text === null || device.text === write.text)) {
+      this.note(`  ${this.describe(write)} waits behind a refused change of its document`);
+      return;
+    }
     this.problem('lost', `${this.describe(write)} was never acknowledged and is ${record ? `${record.state} in the outbox` : 'not in the outbox'}, ${device.exists ? `${device.state} "${device.text}"` : 'not'} on the device`);
+  }
+
+  /**
+   * The last version of an entry the server applied, by its own clock: every 2xx answer to one of
+   * this device's writes (heard by the outbox or not) and every change of the other device.
+   */
+  private latestVersion(entryId: string): { at: string; text: string; by: string } | null {
+    const keys = new Set(net.keysByDoc.get(entryId) ?? []);
+    const versions = [
+      ...net.answers
+        .filter((a) => a.status >= 200 && a.status < 300 && keys.has(a.key) && a.data?.id === entryId && !a.path.includes('/comments'))
+        .map((a) => ({ at: String(a.data!.updated_at), text: String(a.data!.description), by: `this device (${a.key.slice(0, 8)})` })),
+      ...this.others.filter((o) => o.kind === 'edit' && o.entryId === entryId && o.updatedAt).map((o) => ({ at: o.updatedAt!, text: o.text, by: 'the other device' })),
+    ];
+    return versions.reduce<{ at: string; text: string; by: string } | null>((latest, v) => (!latest || v.at > latest.at ? v : latest), null);
   }
 
   private async checkEntries(records: Map<string, OutboxRecord>): Promise<void> {
@@ -529,27 +582,22 @@ class Sequence {
     for (const entryId of this.entries) {
       const writes = this.writes.filter((w) => w.collection === 'journal' && w.docId === entryId);
       const last = writes.at(-1)!;
+      const row = await db.selectFrom('journal_entries').select(['description', 'deleted_at']).where('id', '=', entryId).executeTakeFirst();
+      // Nothing older than the last version the server applied wins.
+      const latest = this.latestVersion(entryId);
+      if (row && !row.deleted_at && latest && row.description !== latest.text) {
+        this.problem('lost', `entry ${entryId} on the server reads "${row.description}", but the last version it applied is "${latest.text}" from ${latest.by} at ${latest.at}`);
+      }
       if (!last.key || !net.acked.has(last.key)) {
         await this.unacknowledgedAfterSettle(last, records);
+        // Refused as a conflict: this change, or one before it that this one waits behind.
+        const conflict = writes.some((w) => w.key && records.get(w.key)?.state === 'failed' && records.get(w.key)?.lastStatus === 412);
+        if (conflict) await this.checkConflict(entryId, last, row?.description ?? null);
         continue;
       }
-      const row = await db.selectFrom('journal_entries').select(['description', 'deleted_at']).where('id', '=', entryId).executeTakeFirst();
       if (!row || row.deleted_at) {
         this.problem('lost', `${this.describe(last)} was acknowledged but the server has no entry ${entryId}`);
         continue;
-      }
-      // The device's last words, or words the other device wrote after them (the server keeps the last write).
-      const later = this.others.filter((o) => o.kind === 'edit' && o.entryId === entryId && o.status === 200 && o.startedAt >= last.at);
-      const allowed = [last.text, ...(later.length ? [later.at(-1)!.text] : [])];
-      if (!allowed.includes(row.description)) {
-        this.problem('lost', `entry ${entryId} on the server reads "${row.description}", expected ${allowed.map((t) => `"${t}"`).join(' or ')}`);
-      }
-      // A conflict: the other device changed the entry while this device's change was still on its way.
-      const ackedAt = net.ackedAt.get(last.key) ?? Infinity;
-      if (later.some((o) => o.startedAt < ackedAt)) {
-        totals.conflicts += 1;
-        if (row.description === last.text) totals.conflictsKeptDevice += 1;
-        else totals.conflictsKeptOther += 1;
       }
       // The device shows the server's copy.
       const converged = await settleOn(
@@ -575,6 +623,78 @@ class Sequence {
     for (const row of rows) {
       if (!this.entries.includes(row.id)) this.problem('doubled', `the server has an extra entry ${row.id} "${row.description}"`);
     }
+  }
+
+  /**
+   * This device's last change met the other device's: both versions exist. The server has the
+   * other one (checked above: the last it applied), the device has its own, words intact, marked as
+   * a conflict, with the server's version beside it.
+   */
+  private async checkConflict(entryId: string, last: DeviceWrite, serverWords: string | null): Promise<void> {
+    totals.conflicts += 1;
+    const doc = await journalDoc(entryId);
+    if (!doc || !isEditConflict(doc)) {
+      this.problem('other', `${this.describe(last)} was refused as a conflict, but the device shows ${doc ? `${doc.sync_state} "${doc.description}" (${doc.sync_message})` : 'nothing'}`);
+      return;
+    }
+    if (serverWords === null) {
+      this.problem('lost', `${this.describe(last)} was refused as a conflict, but the server has no entry ${entryId}`);
+      return;
+    }
+    // The other version beside it is the server's (a pull may bring a newer one than the refusal's).
+    const beside = await settleOn(async () => {
+      const now = await journalDoc(entryId);
+      return Boolean(now) && otherVersionOf(now!)?.description === serverWords && now!.description === last.text;
+    }, ['journal']);
+    if (!beside) {
+      const now = await journalDoc(entryId);
+      this.problem('lost', `conflict on ${entryId}: the device has "${now?.description}" beside "${now ? otherVersionOf(now)?.description : ''}", the server "${serverWords}"`);
+      return;
+    }
+    totals.conflictsKeptBoth += 1;
+    this.conflicted.push(entryId);
+  }
+
+  /**
+   * The young person chooses in each conflict (keep mine, keep the other one, keep both; drawn from
+   * the sequence's seed); the device settles again; the outcome is what they chose, once.
+   */
+  async resolveConflicts(): Promise<void> {
+    if (this.conflicted.length === 0) return;
+    const choices = ['mine', 'other', 'both'] as const;
+    const wanted: { entryId: string; choice: (typeof choices)[number]; mine: string; theirs: string; copy: string | null }[] = [];
+    for (const [i, entryId] of this.conflicted.entries()) {
+      const choice = choices[(this.choices + i) % 3]!;
+      const doc = (await journalDoc(entryId))!;
+      const mine = doc.description ?? '';
+      const theirs = otherVersionOf(doc)?.description ?? '';
+      const result = choice === 'mine' ? await keepMine('journal', entryId) : choice === 'other' ? await keepOther('journal', entryId) : await keepBoth('journal', entryId);
+      this.note(`[${clock()}] conflict on ${entryId.slice(0, 8)}: keep ${choice} → ${JSON.stringify(result)}`);
+      if (!result.ok) {
+        this.problem('other', `keep ${choice} on ${entryId} answered "${result.message}"`);
+        continue;
+      }
+      bump(totals.resolved, choice);
+      wanted.push({ entryId, choice, mine, theirs, copy: choice === 'both' ? (result.id ?? null) : null });
+    }
+    await settle(this);
+    const db = sync.server.db;
+    const words = async (id: string) => (await db.selectFrom('journal_entries').select('description').where('id', '=', id).executeTakeFirst())?.description;
+    for (const { entryId, choice, mine, theirs, copy } of wanted) {
+      const expected = choice === 'mine' ? mine : theirs;
+      if ((await words(entryId)) !== expected) this.problem('lost', `after keep ${choice}, entry ${entryId} on the server reads "${await words(entryId)}", not "${expected}"`);
+      if (!(await settleOn(async () => (await journalDoc(entryId))?.sync_state === 'synced' && (await journalDoc(entryId))?.description === expected, ['journal']))) {
+        this.problem('other', `after keep ${choice}, the device shows ${entryId} as ${(await journalDoc(entryId))?.sync_state} "${(await journalDoc(entryId))?.description}"`);
+      }
+      if (choice === 'both') {
+        if (!copy || (await words(copy)) !== mine) this.problem('lost', `after keep both, the new entry ${copy} reads "${copy ? await words(copy) : ''}", not "${mine}"`);
+        const copies = await db.selectFrom('journal_entries').select('id').where('description', '=', mine).where('deleted_at', 'is', null).execute();
+        if (copies.length !== 1) this.problem(copies.length > 1 ? 'doubled' : 'lost', `after keep both, "${mine}" is on the server ${copies.length} times`);
+      }
+    }
+    const chosen = new Set(wanted.map((w) => `journal/${w.entryId}`));
+    const left = (await allRecords(outboxStore)).filter((r) => r.state !== 'sent' && chosen.has(docOf(r) ?? ''));
+    if (left.length) this.problem('other', `after choosing, the outbox still holds ${left.map((r) => `${r.state} ${r.lastStatus}`).join(', ')} for those entries`);
   }
 
   private async checkComments(records: Map<string, OutboxRecord>): Promise<void> {
@@ -752,7 +872,7 @@ async function settle(sequence: Sequence): Promise<void> {
   net.resume();
   for (let round = 0; round < 12; round += 1) {
     const records = await allRecords(outboxStore);
-    if (!records.some((r) => r.state === 'pending' || r.state === 'held')) break;
+    if (waitingToSend(records).length === 0) break;
     // Leases of a page that went away run out; backoffs are cut short by `online`.
     if (records.some((r) => r.leaseUntil > outboxNow())) clockOffset += LEASE_MS + 1_000;
     await resumeOutbox();
@@ -765,11 +885,36 @@ async function settle(sequence: Sequence): Promise<void> {
   getReplication()?.reSync();
 }
 
+/** The document an outbox record writes to (`collection/id`), read with the outbox's key. */
+function docOf(record: OutboxRecord): string | null {
+  try {
+    const local = openValue<OutboxMeta>(outboxKey, record.id, 'meta', record.meta).local;
+    return local ? `${local.collection}/${local.id}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records that can still go by themselves: pending or held, and not queued behind a refused write
+ * of the same document (those wait for the young person's choice, as the refused one does).
+ */
+function waitingToSend(records: readonly OutboxRecord[]): OutboxRecord[] {
+  const refusedDocs = new Set(records.filter((r) => r.state === 'failed').map(docOf).filter(Boolean));
+  return records.filter((r) => (r.state === 'pending' || r.state === 'held') && !refusedDocs.has(docOf(r)));
+}
+
+/** Whether `record` waits behind a refused write of its document. */
+function behindRefusal(record: OutboxRecord, records: Iterable<OutboxRecord>): boolean {
+  const doc = docOf(record);
+  return record.state === 'pending' && doc !== null && [...records].some((r) => r.state === 'failed' && docOf(r) === doc);
+}
+
 // --- the suite ------------------------------------------------------------------------------------
 
-async function runSequence(label: string, tag: string, actions: readonly Action[], replay: string): Promise<void> {
+async function runSequence(label: string, tag: string, actions: readonly Action[], replay: string, choices = 0): Promise<void> {
   totals.sequences += 1;
-  const sequence = new Sequence(tag);
+  const sequence = new Sequence(tag, choices);
   const traceFrom = net.trace.length;
   const errorsFrom = net.server5xx.length;
   current = sequence;
@@ -789,6 +934,7 @@ async function runSequence(label: string, tag: string, actions: readonly Action[
     await phase('check unacknowledged', () => sequence.checkUnacknowledged());
     await phase('settle', () => settle(sequence));
     await phase('check settled', () => sequence.checkSettled());
+    await phase('resolve conflicts', () => sequence.resolveConflicts());
   } catch (error) {
     sequence.problem('other', `threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   }
@@ -813,7 +959,8 @@ async function runSequence(label: string, tag: string, actions: readonly Action[
 const NAMED_SEQUENCES: readonly { readonly name: string; readonly actions: readonly Action[] }[] = [
   {
     // An edit conflict: both versions on the device while the change waits (its own words, the
-    // other device's parked); once delivered, the server keeps the last write (this device's).
+    // other device's parked); once online the server refuses it (412), both versions stay, and the
+    // young person chooses.
     name: 'an edit made offline while the other device edits the same entry',
     actions: [
       { kind: 'write' },
@@ -929,7 +1076,7 @@ function betweenReadAndWrite(id: string, nth: number, race: (findOne: (id: strin
 describe('regressions found by the chaos suite', () => {
   NAMED_SEQUENCES.forEach(({ name, actions }, index) => {
     it(`sequence: ${name}`, async () => {
-      await runSequence(name, `chaos-named-${index}-${Date.now().toString(36)}`, actions, `npx vitest run tests/data/chaos.test.ts -t "${name}"`);
+      await runSequence(name, `chaos-named-${index}-${Date.now().toString(36)}`, actions, `npx vitest run tests/data/chaos.test.ts -t "${name}"`, index);
     }, SEQUENCE_TIMEOUT_MS);
   });
 
@@ -1054,6 +1201,8 @@ describe('regressions found by the chaos suite', () => {
    */
   it('edits made while a delivered create is being settled are sent as changes and their words kept', async () => {
     const tag = `chaos-regression-edit-${Date.now().toString(36)}`;
+    // Reads of the entry are counted below: a pull left running by an earlier test must not add one.
+    await getReplication()!.awaitInSync();
     online = false;
     net.online = false;
     const created = await saveEntry('journal', { description: `${tag} first` });
@@ -1103,7 +1252,7 @@ describe.skipIf(SEQUENCES === 0)(`chaos at the data layer (seed ${BASE_SEED}, ${
     const seed = sequenceSeed(BASE_SEED, index);
     const label = `sequence ${index} (CHAOS_SEED=${seed})`;
     it(label, async () => {
-      await runSequence(label, `chaos-${(seed >>> 0).toString(36)}-${index}`, actionsFor(seed), `CHAOS_SEED=${seed} CHAOS_SEQUENCES=1 npx vitest run tests/data/chaos.test.ts`);
+      await runSequence(label, `chaos-${(seed >>> 0).toString(36)}-${index}`, actionsFor(seed), `CHAOS_SEED=${seed} CHAOS_SEQUENCES=1 npx vitest run tests/data/chaos.test.ts`, seed >>> 0);
     }, SEQUENCE_TIMEOUT_MS);
   }
 });

@@ -79,7 +79,8 @@ describe('a create the server kept under the client id', () => {
     expect((await fileDocs()).map((f) => f.kind)).toEqual(['local']);
 
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    // Settling is two writes (marked synced, then the server's row): wait for the second.
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'synced', local_only: false }));
     expect(sentId(fake.sent[0]!.request)).toBe(id);
     const docs = await journalDocs();
     expect(docs).toHaveLength(1);
@@ -97,7 +98,7 @@ describe('a create the server kept under the client id', () => {
     // The device believes it is 2030; the server's updated_at is 2026.
     const result = await saveEntry('journal', { description: 'written', files: [photo] }, { now: new Date(2030, 0, 1, 9, 0) });
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'synced', local_only: false }));
     expect(await journalDocs()).toEqual([
       expect.objectContaining({ id: result.ok ? result.id : '', description: 'as the server stored it', local_only: false, updated_at: '2026-03-10T10:00:00.123456Z' }),
     ]);

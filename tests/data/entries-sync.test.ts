@@ -13,11 +13,11 @@ import { replicaOutcomeSink } from '@/app/start-data';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { entryMessages } from '@/contract/entries';
-import { postComment } from '@/entries/data/comments';
+import { discardFailedComment, postComment, updateComment } from '@/entries/data/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/contract/base64';
-import { configureOutbox, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { configureOutbox, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import { discardFailedEntry, retryFailedEntry } from '@/entries/data/failed-entry';
 import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
@@ -78,6 +78,7 @@ afterEach(async () => {
   await closeReplica();
 });
 
+const commentDoc = async (id: string) => (await open.db.comments.findOne(id).exec())?.toJSON() as CommentDoc | undefined;
 const journalDocs = async (): Promise<JournalDoc[]> => (await open.db.journal.find().exec()).map((d) => d.toJSON() as JournalDoc);
 const tagged = async (text: string) => (await journalDocs()).filter((d) => d.description?.includes(text));
 const serverRows = (text: string) =>
@@ -246,6 +247,61 @@ describe('journal writes with the real server', () => {
     expect((await open.db.journal.findOne(id).exec())!.get('local_only')).toBe(true);
     expect(await discardFailedEntry('journal', id)).toEqual({ ok: true });
     expect(await open.db.journal.findOne(id).exec()).toBeNull();
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
+  });
+
+  it('[server: lock] a refused reply is never stuck: Try again of a refused edit goes (not behind the refused one), Discard takes back a new reply or an edit, and the queue empties', async () => {
+    const text = `${TAG} replies`;
+    await saveEntry('journal', { description: text });
+    expect((await waitForOutboxToDrain(10_000)).drained).toBe(true);
+    await eventually(async () => (await tagged(text))[0]?.sync_state === 'synced', 10_000, 'the entry');
+    const entryId = (await tagged(text))[0]!.id;
+    const reply = await postComment('journal', entryId, { comment: `${text} first words` });
+    const replyId = reply.ok ? reply.id : '';
+    expect((await waitForOutboxToDrain(10_000)).drained).toBe(true);
+    await eventually(async () => (await commentDoc(replyId))?.sync_state === 'synced', 10_000, 'the reply');
+    const lock = (at: 'now' | null) =>
+      sync.server.db.updateTable('journal_entries').set({ locked_at: at ? sql`now()` : null, updated_at: sql`clock_timestamp()` }).where('id', '=', entryId).execute();
+
+    // Written offline, and closed on the server before they arrive: an edit of the reply and a new reply with a photo are refused.
+    online = false;
+    expect((await updateComment('journal', replyId, { comment: `${text} edited` })).ok).toBe(true);
+    const image = photo('reply.png');
+    const second = await postComment('journal', entryId, { comment: `${text} second`, files: [image] });
+    const secondId = second.ok ? second.id : '';
+    await lock('now');
+    online = true;
+    flushOutboxNowOnline();
+    await eventually(async () => (await commentDoc(replyId))?.sync_state === 'failed' && (await commentDoc(secondId))?.sync_state === 'failed', 10_000, 'the refusals');
+    expect((await refreshCounts()).failed).toBe(2);
+
+    // Opened again: Try again (an edit of the reply, as the screen does) goes, instead of waiting behind the refused write for ever.
+    await lock(null);
+    expect((await updateComment('journal', replyId, { comment: `${text} edited` })).ok).toBe(true);
+    expect((await updateComment('journal', secondId, { comment: `${text} second` })).ok).toBe(true);
+    expect((await waitForOutboxToDrain(10_000)).drained).toBe(true);
+    await eventually(async () => (await commentDoc(replyId))?.sync_state === 'synced' && (await commentDoc(secondId))?.sync_state === 'synced', 10_000, 'both sent');
+    const rows = await sync.server.db.selectFrom('entry_comments').select(['id', 'comment']).where('entry_id', '=', entryId).execute();
+    expect(new Map(rows.map((r) => [r.id, r.comment]))).toEqual(new Map([[replyId, `${text} edited`], [secondId, `${text} second`]]));
+    // The photo of the refused new reply went with it the second time.
+    const files = await sync.server.db.selectFrom('entry_files').select(['name', 'size']).where('entry_type', '=', 'comment').where('entry_id', '=', secondId).execute();
+    expect(files).toEqual([{ name: 'reply.png', size: image.size }]);
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
+
+    // Closed again: a refused edit is discarded (the server's copy comes back, offline too), a refused new reply goes.
+    online = false;
+    expect((await updateComment('journal', replyId, { comment: `${text} too late` })).ok).toBe(true);
+    const third = await postComment('journal', entryId, { comment: `${text} third` });
+    const thirdId = third.ok ? third.id : '';
+    await lock('now');
+    online = true;
+    flushOutboxNowOnline();
+    await eventually(async () => (await commentDoc(replyId))?.sync_state === 'failed' && (await commentDoc(thirdId))?.sync_state === 'failed', 10_000, 'the refusals');
+    online = false;
+    expect(await discardFailedComment(replyId)).toEqual({ ok: true });
+    expect(await discardFailedComment(thirdId)).toEqual({ ok: true });
+    expect(await commentDoc(replyId)).toMatchObject({ comment: `${text} edited`, sync_state: 'synced' });
+    expect(await commentDoc(thirdId)).toBeUndefined();
     expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
   });
 });

@@ -134,7 +134,7 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(first.request.headers['Idempotency-Key']).toBe(localId);
     const names = first.entries!.map(([name]) => name);
     expect(names).toEqual([
-      'id', 'description', 'shared_with[]', 'shared_with[]', 'shared_with_management', 'entry_date', 'entry_time', 'files[0]', 'files[1]', 'canvas',
+      'id', 'description', 'shared_with[]', 'shared_with[]', 'shared_with_management', 'entry_date', 'entry_time', 'device_id', 'files[0]', 'files[1]', 'canvas',
     ]);
     // The create carries the optimistic document's id.
     expect(first.entries![0]).toEqual(['id', localId]);
@@ -156,6 +156,9 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect(second.entries).toContainEqual(['remove_canvas', '1']);
     expect(second.entries).toContainEqual(['description', 'edited']);
     expect(second.entries!.map(([name]) => name)).not.toContain('id');
+    // Made from the server's copy the device had (edit conflicts, issue 12), by this device.
+    expect(second.entries).toContainEqual(['base_updated_at', serverJournalRow(localId).updated_at]);
+    expect(second.entries).toContainEqual(['device_id', first.entries!.find(([n]) => n === 'device_id')![1]]);
     await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ id: localId, description: 'edited', sync_state: 'synced' }));
     expect(await journalDocs()).toHaveLength(1);
   });

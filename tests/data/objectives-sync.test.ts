@@ -13,13 +13,14 @@ import { pageSchema } from '@/contract/sync';
 import { REVIEW_POINTS, taskLogResponseSchema, taskMessages, type TaskLog } from '@/contract/tasks';
 import type { Account } from '@/contract/users';
 import { deleteDraft, readDraft, saveDraft } from '@/data/drafts';
-import { configureOutbox, flushOutboxNowOnline, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { configureOutbox, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import type { Transport } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, wipeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { pointsSources$, pointsSummary, taskLogView$, type PointsSummary, type ThreadComment } from '@/data/replica/task-overlays';
 import type { PointsDoc, TaskCommentOverlayDoc, TaskLogDoc } from '@/data/replica/types';
 import { replicationStatus } from '@/data/replication/sync-status';
+import { discardTaskComment } from '@/features/objectives/actions/discard-task-comment';
 import { postTaskComment } from '@/features/objectives/actions/post-task-comment';
 import { reviewTaskLog } from '@/features/objectives/actions/review-task-log';
 import type { Client } from '../server/support/client';
@@ -273,6 +274,11 @@ describe('objectives on the device with the real server', () => {
     // It stays on the device after the next pull, failed, to be changed or sent again.
     await pullTasks();
     expect(await tasksDoc(id)).toMatchObject({ comment: text, sync_state: 'failed' });
+    expect((await refreshCounts()).failed).toBe(1);
+    // Or discarded (issue 12): it leaves the device and the queue, so sign-out no longer counts it.
+    expect(await discardTaskComment(id)).toEqual({ ok: true });
+    expect(await tasksDoc(id)).toBeUndefined();
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
   });
 
   it('a review queued offline: one review and one +20 on the server, the ledger replicates, pending 20 → 0 as the balance goes +20, never both', async () => {

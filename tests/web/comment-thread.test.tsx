@@ -20,7 +20,8 @@ vi.mock('@/entries/hooks/use-comments', async () => {
 vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 
-const actions = vi.hoisted(() => ({ postVoice: vi.fn(), updateVoice: vi.fn(), postJournal: vi.fn(), updateJournal: vi.fn() }));
+const actions = vi.hoisted(() => ({ postVoice: vi.fn(), updateVoice: vi.fn(), postJournal: vi.fn(), updateJournal: vi.fn(), discard: vi.fn() }));
+vi.mock('@/entries/data/comments', async (importOriginal) => ({ ...(await importOriginal<object>()), discardFailedComment: actions.discard }));
 vi.mock('@/features/voice/actions/post-voice-comment', () => ({ postVoiceComment: actions.postVoice }));
 vi.mock('@/features/voice/actions/update-voice-comment', () => ({ updateVoiceComment: actions.updateVoice }));
 vi.mock('@/features/journal/actions/post-journal-comment', () => ({ postJournalComment: actions.postJournal }));
@@ -35,6 +36,7 @@ beforeEach(() => {
     Object.assign((globalThis.CSS ??= {} as typeof CSS), { escape: (value: string) => value.replace(/([^\w-])/g, '\\$1') });
   }
   for (const fn of Object.values(actions)) fn.mockReset().mockResolvedValue(accepted);
+  actions.discard.mockResolvedValue({ ok: true });
   fakeReplica.reset();
   fakeReplica.set({ voiceEntries: [ENTRY], categories: categories(), emojis: emojis(), comments: [] });
   fakeFetch();
@@ -98,6 +100,29 @@ describe('comment thread', () => {
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     expect(actions.updateVoice).toHaveBeenLastCalledWith('f1', { comment: 'Second try', reaction: '😢', files: [] });
     expect(await screen.findByText('Your reply has been updated.')).toBeTruthy();
+  });
+
+  it('a refused reply can be discarded, after a confirmation that shows the words and offers to copy them; in a closed conversation too', async () => {
+    const mine = { id: ME, first_name: 'Samuel', last_name: 'Jones', has_photo: false };
+    fakeReplica.set({
+      voiceEntries: [voiceEntry({ locked_at: '2026-03-05T10:00:00.000000Z' })],
+      comments: [comment({ id: 'f2', comment: 'Words I want to keep', creator: mine, sync_state: 'failed', sync_message: entryMessages.locked, created_at: '2026-03-06T10:00:00.000Z' })],
+    });
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const [failed] = await within(await screen.findByRole('region', { name: 'Comments' })).findAllByRole('article');
+    await user.click(within(failed!).getByRole('button', { name: 'Discard this reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard this reply?' });
+    expect((within(dialog).getByRole('textbox', { name: 'Your words' }) as HTMLTextAreaElement).value).toBe('Words I want to keep');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy my words' }));
+    expect(await navigator.clipboard.readText()).toBe('Words I want to keep');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(actions.discard).not.toHaveBeenCalled();
+
+    await user.click(within(failed!).getByRole('button', { name: 'Discard this reply' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    expect(actions.discard).toHaveBeenCalledWith('f2');
+    expect(await screen.findByText('The reply was discarded')).toBeTruthy();
   });
 
   it('requires a comment or a reaction before anything is sent (SPEC §5)', async () => {

@@ -26,6 +26,9 @@ const fake = vi.hoisted(() => ({
   save: vi.fn(),
   retry: vi.fn(async () => ({ ok: true })),
   discard: vi.fn(async () => ({ ok: true })),
+  keepMine: vi.fn(async () => ({ ok: true })),
+  keepOther: vi.fn(async () => ({ ok: true })),
+  keepBoth: vi.fn(async () => ({ ok: true, id: 'new' })),
 }));
 
 vi.mock('@/entries/hooks/use-entries', async (importOriginal) => ({
@@ -50,6 +53,7 @@ vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: (): Li
 vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
 vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: fake.save }));
 vi.mock('@/entries/data/failed-entry', () => ({ retryFailedEntry: fake.retry, discardFailedEntry: fake.discard }));
+vi.mock('@/entries/data/edit-conflict', () => ({ keepMine: fake.keepMine, keepOther: fake.keepOther, keepBoth: fake.keepBoth }));
 
 const ALI: StaffDoc = {
   id: 'a1111111-1111-4111-8111-111111111111',
@@ -167,6 +171,41 @@ describe('/journal/entries', () => {
     await user.click(within(card).getByRole('button', { name: 'Discard this entry' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
     expect(fake.discard).toHaveBeenCalledWith('journal', 'f3');
+  });
+
+  it('an edit conflict shows both versions and asks which to keep: mine, the other one (after a confirmation that offers my words) or both', async () => {
+    const other = entry({ id: 'f4', description: 'Words from my phone', reaction: '😢', updated_at: '2026-03-02T09:00:00.000000Z' });
+    fake.entries = [
+      entry({ id: 'f4', description: 'Words from my tablet', canvas: { id: 'c0000000-0000-4000-8000-000000000001', name: 'canvas.png', mime: 'image/png', size: 10 }, sync_state: 'failed', sync_message: entryMessages.editConflict, sync_server: { ...other } }),
+    ];
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    expect(within(card).getByRole('alert').textContent).toBe(`${entryMessages.editConflict} Which one do you want to keep?`);
+    const mine = within(card).getByRole('region', { name: 'Yours, on this phone or tablet' });
+    const theirs = within(card).getByRole('region', { name: 'The other one' });
+    expect(within(mine).getByText('Words from my tablet')).toBeTruthy();
+    expect(within(mine).getByText('A drawing')).toBeTruthy();
+    expect(within(theirs).getByText('Words from my phone')).toBeTruthy();
+    expect(within(theirs).getByText('Feeling: 😢')).toBeTruthy();
+    // The refused change's own Try again and Discard are these three here; the Edit link stays.
+    expect(within(card).queryByRole('button', { name: /Try again/ })).toBeNull();
+    expect(within(card).getByRole('link', { name: /^Edit/ })).toBeTruthy();
+
+    await user.click(within(card).getByRole('button', { name: 'Keep mine' }));
+    expect(fake.keepMine).toHaveBeenCalledWith('journal', 'f4');
+    await user.click(within(card).getByRole('button', { name: 'Keep both' }));
+    expect(fake.keepBoth).toHaveBeenCalledWith('journal', 'f4');
+
+    await user.click(within(card).getByRole('button', { name: 'Keep the other one' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Keep the other one?' });
+    expect((within(dialog).getByRole('textbox', { name: 'Your words' }) as HTMLTextAreaElement).value).toBe('Words from my tablet');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy my words' }));
+    expect(await navigator.clipboard.readText()).toBe('Words from my tablet');
+    await user.click(within(dialog).getByRole('button', { name: 'Go back' }));
+    expect(fake.keepOther).not.toHaveBeenCalled();
+    await user.click(within(card).getByRole('button', { name: 'Keep the other one' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep the other one' }));
+    expect(fake.keepOther).toHaveBeenCalledWith('journal', 'f4');
   });
 
   it('searches as the person types (after a pause) and loads more', async () => {

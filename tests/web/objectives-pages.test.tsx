@@ -22,6 +22,7 @@ const fake = vi.hoisted(() => ({
   draft: null as unknown,
   saveDraft: vi.fn(async () => true),
   review: vi.fn(async () => ({ ok: true, id: '00000000-0000-4000-8000-000000000999', queuedOffline: false })),
+  discard: vi.fn(async () => ({ ok: true })),
 }));
 
 vi.mock('@/features/objectives/hooks/use-task-logs', async (importOriginal) => {
@@ -48,6 +49,7 @@ vi.mock('@/data/hooks/use-points', () => ({ usePoints: (): Live<PointsSummary | 
 vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null, useEntryFileView: () => null }));
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 vi.mock('@/features/objectives/actions/review-task-log', () => ({ reviewTaskLog: fake.review }));
+vi.mock('@/features/objectives/actions/discard-task-comment', () => ({ discardTaskComment: fake.discard }));
 vi.mock('@/data/hooks/use-draft', () => ({
   useDraft: () => ({ value: fake.draft, loading: false, save: fake.saveDraft, clear: async () => undefined }),
 }));
@@ -345,7 +347,7 @@ describe('one objective', () => {
     expect(within(items[0]!).getByText('Waiting to send')).toBeTruthy();
   });
 
-  it('a refused comment shows the reason, Try again and Edit', async () => {
+  it('a refused comment shows the reason, Try again, Edit and Discard (after a confirmation that offers the words to copy)', async () => {
     withThread();
     fake.overlays = [
       {
@@ -359,11 +361,22 @@ describe('one objective', () => {
         sync_outbox_id: null,
       } satisfies TaskCommentOverlayDoc,
     ];
-    renderApp(`/objectives/${uuid(3)}`);
+    const { user } = renderApp(`/objectives/${uuid(3)}`);
     const item = (await screen.findByText('Refused words')).closest('article')!;
     expect(within(item).getByRole('alert').textContent).toBe(taskMessages.postCommentFailed);
     expect(within(item).getByRole('button', { name: 'Try again to send your comment' })).toBeTruthy();
     expect(within(item).getByRole('link', { name: 'Edit your comment' })).toBeTruthy();
+
+    await user.click(within(item).getByRole('button', { name: 'Discard your comment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Discard your comment?' });
+    expect((within(dialog).getByRole('textbox', { name: 'Your words' }) as HTMLTextAreaElement).value).toBe('Refused words');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy my words' }));
+    expect(await navigator.clipboard.readText()).toBe('Refused words');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    expect(fake.discard).not.toHaveBeenCalled();
+    await user.click(within(item).getByRole('button', { name: 'Discard your comment' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    expect(fake.discard).toHaveBeenCalledWith(uuid(512));
   });
 
   it('"Objective not found" for a log the replica does not have after its first pull', async () => {

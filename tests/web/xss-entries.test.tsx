@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { entryMessages } from '@/contract/entries';
 import type { StaffDoc } from '@/data/replica/types';
 import { setAccount } from '@/data/session-store';
 import { ALL_PAYLOADS, XSS_VECTORS } from '../support/xss-vectors';
@@ -78,6 +79,24 @@ describe('journal', () => {
     renderApp('/journal/entries');
     await shown('ul.journal__list');
     expect(await sweepScreen(marker, main(), [{ field: 'journal entry excerpt', selector: '.journal-card__text', vectors: V, max: 200 }])).toEqual(clean);
+  });
+
+  it('/journal/entries: an edit conflict shows both versions’ words (one conflict per vector) as text', async () => {
+    fakeReplica.set({
+      journalEntries: V.map((v) => {
+        const other = journalEntry({ id: id('e', v.id), description: v.payload, reaction: v.payload, updated_at: '2026-03-02T09:00:00.000000Z' });
+        return journalEntry({ id: id('e', v.id), description: v.payload, sync_state: 'failed', sync_message: entryMessages.editConflict, sync_server: { ...other } });
+      }),
+    });
+    renderApp('/journal/entries');
+    await shown('.conflict-version');
+    expect(
+      await sweepScreen(marker, main(), [
+        { field: 'conflict: my version', selector: '.conflict-version:first-child .thread__text', vectors: V },
+        { field: 'conflict: the other version', selector: '.conflict-version:last-child .thread__text', vectors: V },
+        { field: 'conflict: the other version’s feeling', selector: '.conflict-version:last-child .small-print', vectors: V },
+      ]),
+    ).toEqual(clean);
   });
 
   it('/journal: the staff to share with (name and job title, one member of staff per vector) are text', async () => {

@@ -8,6 +8,7 @@ import { rewards } from './0006-rewards';
 import { documents } from './0007-documents';
 import { staffAccessLog } from './0008-staff-access-log';
 import { listIndexes } from './0009-list-indexes';
+import { entryVersions } from './0010-entry-versions';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-documents': documents,
   '0008-staff-access-log': staffAccessLog,
   '0009-list-indexes': listIndexes,
+  '0010-entry-versions': entryVersions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,6 +11,7 @@ import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
 import { entryReadable } from '../../domain/access';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
+import { touched } from '../../domain/entries/conflicts';
 import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { idParamsSchema } from '../../../src/contract/users';
@@ -122,7 +123,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
           .execute();
       }
       // The entry carries its comments: its replica row must be pulled again.
-      await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', entry.id).execute();
+      await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: touched() }).where('id', '=', entry.id).execute();
     });
   } catch (error) {
     await stored.cleanup();
@@ -208,7 +209,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
       .where('type', '=', type)
       .where('entry_id', '=', found.entry_id)
       .execute();
-    await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: sql`now()` }).where('id', '=', found.entry_id).execute();
+    await tx.updateTable(ENTRY_TABLE[type]).set({ updated_at: touched() }).where('id', '=', found.entry_id).execute();
   }).catch(async (error: unknown) => {
     await stored.cleanup();
     throw error;

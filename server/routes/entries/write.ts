@@ -10,6 +10,7 @@ import { recordAccessChange } from '../../domain/entries/revocations';
 import { ENTRY_KINDS, type EntryKind } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
+import { EditConflict, changedElsewhere, editConflictError, editVersionOf, touched } from '../../domain/entries/conflicts';
 import {
   CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, loadOwnEntry, lockedError, londonNow, ownResident, requirePutOverride,
 } from '../../domain/entries/writes';
@@ -27,6 +28,9 @@ import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/up
  * means the create was sent again and it is answered as created, changing nothing; any other row
  * with it is 422 `id` (idTaken). A locked entry (locked_at) cannot be updated: 422 locked.
  * An update that takes read access away from staff records it (domain/entries/revocations.ts) in its transaction.
+ * An update made from a copy another device has changed since (`base_updated_at`, `device_id`) is
+ * a 412 with the entry as it is now (domain/entries/conflicts.ts), checked before anything costly
+ * and again under the row's lock.
  */
 const DATE_OK = (d: string) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d);
 
@@ -47,6 +51,9 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
     const created = await alreadyCreated(app, auth, kind, clientId);
     if (created) return created;
   }
+  // Made from a copy another device has changed since: refused before any file is checked.
+  const version = editVersionOf(body);
+  if (existing && (await changedElsewhere(app.db, kind, existing.id, version, false))) throw editConflictError(await showEntry(app, auth, kind, existing.id));
   const problems = new Problems();
 
   // The contract's field rules.
@@ -59,6 +66,8 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
   if (sharedGiven) raw.shared_with = sharedGiven;
   const removeGiven = listField(body, 'remove_files');
   if (removeGiven) raw.remove_files = removeGiven;
+  // As sent, so a wrong type is a 422 rather than an update without its version.
+  for (const name of ['base_updated_at', 'device_id']) if (body[name] !== undefined && body[name] !== null) raw[name] = body[name];
   if (existing && kind === 'voice' && raw.category_id === undefined) raw.category_id = existing.category_id;
   const schema = kind === 'journal' ? journalFieldsSchema : voiceFieldsSchema;
   const parsed = schema.safeParse(raw);
@@ -133,9 +142,10 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
       const dated = kind === 'journal' ? { entry_date: entryDate!, entry_time: entryTime! } : { category_id: categoryId! };
       let entryRowId: string;
       if (existing) {
+        if (await changedElsewhere(tx, kind, existing.id, version, true)) throw new EditConflict();
         await tx
           .updateTable(table as 'journal_entries')
-          .set({ ...values, ...(dated as object), updated_at: sql`now()` })
+          .set({ ...values, ...(dated as object), updated_at: touched(), content_updated_at: touched(), content_writer: version?.device ?? null })
           .where('id', '=', existing.id)
           .execute();
         entryRowId = existing.id;
@@ -160,6 +170,7 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
             tenant_id: auth.tenantId,
             resident_id: resident.id,
             creator_id: auth.userId,
+            content_writer: version?.device ?? null,
             ...values,
             ...(dated as { entry_date: string; entry_time: string }),
           })
@@ -173,6 +184,7 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
     });
   } catch (error) {
     await stored.cleanup();
+    if (error instanceof EditConflict) throw editConflictError(await showEntry(app, auth, kind, existing!.id));
     // A concurrent request inserted this client id first: answer as if it had come first.
     if (clientId && isUniqueViolation(error)) {
       const created = await alreadyCreated(app, auth, kind, clientId);

@@ -3,6 +3,7 @@ import { csrfExpired, sessionExpired } from '@/api/events';
 import { outboxCsrfToken, sendOutboxRequest } from '@/api/outbox-transport';
 import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
+import { deviceIdOf } from './device-id';
 import { applyPendingOutcomes, unwiredSink, type OutcomeSink } from './outcomes';
 import {
   countRecords,
@@ -12,12 +13,13 @@ import {
   removeUnsent,
   retryRecord,
   withdrawRecord,
+  withdrawRecordsOf,
   type OutboxCounts,
 } from './queue';
 import { replayOutbox, type ReplayReport, type Transport } from './replay';
 import { allRecords, destroyOutboxStore, OUTBOX_DATABASE, type OutboxStoreOptions } from './store';
 import { currentOwner, keyDatabaseFor, outboxDatabaseFor } from '../owner';
-import { OUTBOX_CHANNEL, type OutboxCommand, type OutboxMessage, type WriteInput } from './types';
+import { OUTBOX_CHANNEL, type LocalRef, type OutboxCommand, type OutboxMessage, type WriteInput } from './types';
 
 /**
  * The page's side of the outbox: every write goes through `enqueueWrite`. The service worker
@@ -101,6 +103,12 @@ function broadcast(message: OutboxMessage): void {
 
 export function newIdempotencyKey(): string {
   return crypto.randomUUID();
+}
+
+/** This device's id for the server's edit-conflict rule (./device-id.ts); null without a data key. */
+export async function currentDeviceId(): Promise<string | null> {
+  const key = await config.getKey().catch(() => null);
+  return key ? deviceIdOf(key) : null;
 }
 
 /**
@@ -206,7 +214,7 @@ function scheduleRetry(): void {
 
 export async function refreshCounts(): Promise<OutboxCounts> {
   try {
-    const counts = await countRecords(config);
+    const counts = await countRecords(config, () => config.getKey());
     const current = countsStore.get();
     if (current.pending !== counts.pending || current.held !== counts.held || current.failed !== counts.failed) {
       countsStore.set(counts);
@@ -217,7 +225,7 @@ export async function refreshCounts(): Promise<OutboxCounts> {
   }
 }
 
-/** Unsent entries (pending + held, failed), for /dev and the logout warning. */
+/** Unsent things (pending + held, failed; one per document, see countRecords), for /dev and the logout warning. */
 export const countUnsent = (): Promise<OutboxCounts> => refreshCounts();
 
 /** After the person signs in again: held entries are sent. */
@@ -251,6 +259,21 @@ export async function withdrawUnsentWrite(outboxId: string): Promise<boolean> {
     await refreshCounts();
   }
   return withdrawn;
+}
+
+/**
+ * Takes back every unsent write of a local document the server never acted on (a refused one and
+ * those queued behind it). True when none is left on its way.
+ */
+export async function withdrawWritesOf(local: LocalRef): Promise<boolean> {
+  const key = await config.getKey().catch(() => null);
+  if (!key) return false;
+  const { withdrawn, left } = await withdrawRecordsOf(config, key, local);
+  if (withdrawn) {
+    broadcast({ type: 'outbox:changed' });
+    await refreshCounts();
+  }
+  return left === 0;
 }
 
 export const NOT_SENT_MESSAGE = 'This was not sent.';

@@ -2,7 +2,7 @@ import type { DataKey } from '../crypto/key-vault';
 import { openValue, sealBytes, sealValue } from './seal';
 import { describeBody } from './serialise';
 import { addRecord, allRecords, deleteRecords, updateRecord, type OutboxStoreOptions } from './store';
-import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, WriteInput } from './types';
+import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, OutboxState, WriteInput } from './types';
 
 /** Queue operations on the store: no network, no DOM, no React (shared by page, worker and tests). */
 
@@ -73,17 +73,38 @@ export interface OutboxCounts {
   readonly failed: number;
 }
 
-export async function countRecords(options: OutboxStoreOptions): Promise<OutboxCounts> {
-  const records = await allRecords(options);
+/**
+ * What is not sent yet, as the young person counts it: with the key, one thing per local document
+ * (two edits of one entry waiting are one entry; a change queued behind a refused one of the same
+ * document waits for the young person's choice, so the document counts as refused, not as
+ * "will be sent"). Without the key, or for a write that belongs to no document, one per request.
+ */
+export async function countRecords(options: OutboxStoreOptions, getKey: () => Promise<DataKey | null> = async () => null): Promise<OutboxCounts> {
+  const records = (await allRecords(options)).filter((r) => r.state !== 'sent');
+  // Only asked for when there is something to group (it is never created just to count nothing).
+  const key = records.length > 1 ? await getKey().catch(() => null) : null;
+  const things = new Map<string, OutboxState[]>();
+  for (const record of records) {
+    let thing = `record:${record.id}`;
+    if (key) {
+      try {
+        const local = openValue<OutboxMeta>(key, record.id, 'meta', record.meta).local;
+        if (local) thing = `doc:${local.collection}/${local.id}`;
+      } catch {
+        // unreadable with this key: counted on its own
+      }
+    }
+    things.set(thing, [...(things.get(thing) ?? []), record.state]);
+  }
   let pending = 0;
   let held = 0;
   let failed = 0;
-  for (const record of records) {
-    if (record.state === 'pending') pending += 1;
-    else if (record.state === 'held') {
+  for (const states of things.values()) {
+    if (states.includes('failed')) failed += 1;
+    else if (states.includes('held')) {
       pending += 1;
       held += 1;
-    } else if (record.state === 'failed') failed += 1;
+    } else pending += 1;
   }
   return { pending, held, failed };
 }
@@ -220,4 +241,28 @@ export async function withdrawRecord(options: OutboxStoreOptions, id: string): P
     return 'delete';
   });
   return withdrawn;
+}
+
+/**
+ * Takes back every unsent write of one local document that the server never acted on (see
+ * withdrawRecord): what a new version of the document replaces, so nothing behind a refused write
+ * waits forever, and nothing goes that the young person no longer wants. Returns how many were
+ * withdrawn and how many are still on their way (they may have reached the server).
+ */
+export async function withdrawRecordsOf(options: OutboxStoreOptions, key: DataKey, local: LocalRef): Promise<{ withdrawn: number; left: number }> {
+  let withdrawn = 0;
+  let left = 0;
+  for (const record of await allRecords(options)) {
+    if (record.state === 'sent') continue;
+    let meta: OutboxMeta;
+    try {
+      meta = openValue<OutboxMeta>(key, record.id, 'meta', record.meta);
+    } catch {
+      continue;
+    }
+    if (meta.local?.collection !== local.collection || meta.local.id !== local.id) continue;
+    if (await withdrawRecord(options, record.id)) withdrawn += 1;
+    else left += 1;
+  }
+  return { withdrawn, left };
 }

@@ -6,7 +6,8 @@
  * 2xx → sent (request and files wiped, the answer's `data` kept for the page to settle);
  * 401/419 → held (nothing more goes until the person signs in again);
  * network error (0), 408, 409, 425, 429, 5xx → retried later with backoff (Retry-After honoured);
- * 422 and any other refusal → failed, with the server's message (or the write's own).
+ * 412, 422 and any other refusal → failed, with the server's message (or the write's own), its
+ * field errors and, when the refusal carries one, its `data` (an edit conflict: the entry as it is now).
  */
 import { chosenMessages } from '@/contract/messages';
 import { isRetryable, retryDelayMs } from './backoff';
@@ -27,7 +28,13 @@ export type Verdict =
   | { readonly kind: 'sent'; readonly result: OutboxResult }
   | { readonly kind: 'held'; readonly status: 401 | 419 }
   | { readonly kind: 'retry'; readonly retryAfterMs: number | null }
-  | { readonly kind: 'failed'; readonly message: string; readonly errors?: Readonly<Record<string, readonly string[]>> };
+  | {
+      readonly kind: 'failed';
+      readonly message: string;
+      readonly errors?: Readonly<Record<string, readonly string[]>>;
+      /** What the refusal says is there instead (an edit conflict's 412: the entry as it is now). */
+      readonly data?: Record<string, unknown>;
+    };
 
 export function messageOf(body: unknown): string {
   if (body && typeof body === 'object') {
@@ -85,7 +92,8 @@ export function verdictOf(outcome: HttpOutcome, failureMessage: string): Verdict
   if (status === 401 || status === 419) return { kind: 'held', status };
   if (isRetryable(status)) return { kind: 'retry', retryAfterMs: outcome.retryAfterMs ?? null };
   const errors = fieldErrorsOf(outcome.body);
-  return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage, ...(errors ? { errors } : {}) };
+  const { data } = resultOf(outcome.body);
+  return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage, ...(errors ? { errors } : {}), ...(data ? { data } : {}) };
 }
 
 /** An entry a replayer may take now: pending, due, and nobody holds its lease. */
@@ -121,8 +129,12 @@ export function nextRecord(current: OutboxRecord, status: number, verdict: Verdi
         ...answered,
         state: 'failed',
         failure: context.seal('failure', verdict.message),
-        // The field errors, sealed like an answer, for the screen that shows them beside its fields.
-        result: verdict.errors ? context.seal('result', { id: null, data: null, errors: verdict.errors } satisfies OutboxResult) : null,
+        // The field errors (and what the refusal says is there instead), sealed like an answer, for
+        // the screen that shows them (a form's answers beside their questions; an edit conflict's other version).
+        result:
+          verdict.errors || verdict.data
+            ? context.seal('result', { id: null, data: verdict.data ?? null, ...(verdict.errors ? { errors: verdict.errors } : {}) } satisfies OutboxResult)
+            : null,
         notified: false,
       };
   }

@@ -80,6 +80,17 @@ export function forgetLocalChange(collection: ReplicaCollectionName, id: string)
   unsettled.delete(changeKey(collection, id));
 }
 
+/**
+ * A refusal is remembered like a local change until the young person acts on it: a pull that read
+ * the document while it was still pending and writes after it was marked failed would otherwise
+ * bring back "pending" (with a later write's outbox id that waits behind the refused one, so nothing
+ * would ever settle it; the chaos suite saw it once edit conflicts made refusals common). Its
+ * content is the document's own, so only the state is put back.
+ */
+export function holdRefusal(collection: ReplicaCollectionName, id: string, sync: SyncState): void {
+  unsettled.set(changeKey(collection, id), { patch: {}, sync });
+}
+
 const carries = (doc: Record<string, unknown>, sync: SyncState) => doc.sync_state === sync.state && (doc.sync_outbox_id ?? null) === sync.outbox_id;
 
 /** A document as a parked server copy: without RxDB's own fields and without a copy of its own. */
@@ -112,19 +123,30 @@ async function collectionOf(name: ReplicaCollectionName): Promise<RxCollection<D
   return db.collections[name] as unknown as RxCollection<Doc>;
 }
 
+export interface LocalChangeOptions {
+  /**
+   * The server copy this change is made on, when it is not the document itself (the other version
+   * of an edit conflict the young person chose to write over): kept as the change's base.
+   */
+  readonly base?: Record<string, unknown> | null;
+}
+
 /** Upsert-merges an optimistic change: `patch` over the current document (or a new one). */
 export async function applyLocalChange(
   collection: ReplicaCollectionName,
   id: string,
   patch: Record<string, unknown>,
   sync: SyncState,
+  options: LocalChangeOptions = {},
 ): Promise<void> {
   const target = await collectionOf(collection);
   const { sync_server: _ignored, ...clean } = patch;
-  const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), sync_server: baseFor(current, sync), id });
+  const base = options.base ? { ...asParked(options.base), [BASE]: true } : null;
+  const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), sync_server: base ?? baseFor(current, sync), id });
   const key = changeKey(collection, id);
   if (sync.state === 'pending') unsettled.set(key, { patch: { ...unsettled.get(key)?.patch, ...clean }, sync });
-  else unsettled.delete(key); // a failed document is one no pull overwrites
+  else if (sync.state === 'failed') holdRefusal(collection, id, sync);
+  else unsettled.delete(key);
   const existing = await target.findOne(id).exec();
   if (existing) {
     await existing.incrementalModify(merge);
@@ -178,6 +200,7 @@ function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId:
 
 async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<void> {
   const id = doc.primary;
+  if (sync.state === 'failed') holdRefusal(doc.collection.name as ReplicaCollectionName, id, sync);
   // Decided on the document as it is written, not as it was read: a pull can park a newer server
   // copy in between, and that copy is what the document must become (the chaos suite, issue 12).
   let tombstone = false;

@@ -10,7 +10,10 @@ import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
 import { LoadingText } from '@/components/loading-text';
 import { RelativeTime } from '@/components/relative-time';
+import { useToast } from '@/components/use-toast';
+import { discardFailedComment } from '../data/comments';
 import { Attachment, Files, PlainText as Text } from './attachments';
+import { DiscardDialog } from './discard-dialog';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
 import { useLockedWhenOpened } from './use-locked-when-opened';
 import './comment-thread.css';
@@ -58,10 +61,20 @@ function CommentItem({
   const [retrying, setRetrying] = useState(false);
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
 
+  const toast = useToast();
+  const [confirming, setConfirming] = useState(false);
   const retry = async () => {
     setRetrying(true);
     await update(comment.id, { comment: comment.comment, reaction: comment.reaction }).catch(() => undefined);
     setRetrying(false);
+  };
+  const discard = async () => {
+    setRetrying(true);
+    const result = await discardFailedComment(comment.id).catch(() => ({ ok: false as const, message: entryMessages.replyFailed }));
+    setRetrying(false);
+    setConfirming(false);
+    if (result.ok) toast.success('The reply was discarded');
+    else toast.error(result.message);
   };
 
   return (
@@ -96,18 +109,41 @@ function CommentItem({
           </p>
         ) : null}
         {mine && !editing && comment.sync_state === 'failed' ? (
-          <div className="thread__failed" role="alert">
-            <p className="field__error">{comment.sync_message || entryMessages.replyFailed}</p>
-            {locked ? null : (
-              <div className="actions">
-                <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
-                  Try again
-                </button>
-                <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
-                  Edit
-                </button>
-              </div>
-            )}
+          <div className="thread__failed">
+            <p className="field__error" role="alert">
+              {comment.sync_message || entryMessages.replyFailed}
+            </p>
+            {/* A closed conversation takes no reply: what is left is to copy the words and let it go. */}
+            <div className="actions">
+              {locked ? null : (
+                <>
+                  <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+                    Try again
+                  </button>
+                  <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+                    Edit
+                  </button>
+                </>
+              )}
+              <button type="button" className="button button--ghost" disabled={retrying} onClick={() => setConfirming(true)}>
+                Discard<span className="visually-hidden"> this reply</span>
+              </button>
+            </div>
+            {confirming ? (
+              <DiscardDialog
+                text={{
+                  title: 'Discard this reply?',
+                  help: 'It will be deleted from this device and not sent. You can copy your words first.',
+                  helpNoWords: 'It will be deleted from this device and not sent.',
+                  confirm: 'Discard',
+                  cancel: 'Keep it',
+                }}
+                words={comment.comment ?? ''}
+                busy={retrying}
+                onDiscard={() => void discard()}
+                onKeep={() => setConfirming(false)}
+              />
+            ) : null}
           </div>
         ) : null}
         {changeable && !editing && comment.sync_state !== 'failed' ? (

@@ -8,11 +8,11 @@
 import { entryMessages, type EntryFile } from '@/contract/entries';
 import type { EntryKind } from '@/contract/entry-kind';
 import { entryPaths } from '@/contract/paths';
-import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
-import { applyLocalChange } from '../../data/replica/local-writes';
+import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite, withdrawWritesOf } from '../../data/outbox/outbox';
+import { applyLocalChange, discardLocalChange } from '../../data/replica/local-writes';
 import type { CommentDoc, EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
-import { storeLocalFile } from './local-files';
+import { readLocalFile, storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
 import type { CommentDraft, WriteResult } from './types';
 import { checkSizes, validateComment } from './validate';
@@ -53,8 +53,23 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
 
   // A synced comment is on the server, even while its create's answer is still being applied.
   const createsAgain = Boolean(existing?.local_only) && existing?.sync_state !== 'synced';
+  let withdrew = false;
   if (existing && createsAgain && existing.sync_outbox_id) {
     if (!(await withdrawUnsentWrite(existing.sync_outbox_id))) return refused(STILL_SENDING);
+    withdrew = true;
+  } else if (existing?.sync_state === 'failed') {
+    // The refused change (and anything behind it) is replaced by this one: it leaves the queue, so
+    // the new one is not stuck behind it and nothing counts it twice.
+    withdrew = await withdrawWritesOf({ collection: 'comments', id: existing.id });
+  }
+  // Photos written on this device go with the write that carries them; when that write was taken
+  // back (or none waits), this one carries them (their bytes are kept encrypted here).
+  const carried: File[] = [];
+  if (withdrew || (existing && existing.sync_state !== 'pending')) {
+    for (const file of existing?.files ?? []) {
+      const local = await readLocalFile(open.db, file);
+      if (local) carried.push(local);
+    }
   }
 
   const newFiles: EntryFile[] = [];
@@ -89,7 +104,7 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
       ...(update ? { methodOverride: 'PUT' as const } : {}),
       // Create only: the server keeps the id (src/contract/comments.ts).
       fields: { ...(update ? {} : { id }), entry_id: entryId, comment, reaction },
-      files,
+      files: [...carried, ...files],
       idempotencyKey: outboxId,
       local: { collection: 'comments', id },
       label: 'Reply',
@@ -111,4 +126,21 @@ export function postComment(entryType: EntryKind, entryId: string, draft: Commen
 /** POST .../entries/comments/{id}?_method=PUT. */
 export function updateComment(entryType: EntryKind, commentId: string, draft: CommentDraft, now: Date = new Date()): Promise<WriteResult> {
   return writeComment({ entryType, commentId }, draft, now);
+}
+
+/** What Discard cannot do for a reply without a connection or a copy: say so plainly. */
+export const NO_EARLIER_REPLY = 'Hearth has no earlier copy of this reply on this device yet. Please try again when you are online.';
+
+/**
+ * Takes back a reply the server refused for good (issue 12, as entries have it): its write (and
+ * anything queued behind it) leaves the outbox, so the logout warning no longer counts it; a reply
+ * the server never had goes, an edit gives way to the server's copy from before it. The screen asks
+ * first and offers to copy the words.
+ */
+export async function discardFailedComment(commentId: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const open = await replicaForWrite();
+  const doc = (await open?.db.comments.findOne(commentId).exec())?.toJSON() as CommentDoc | undefined;
+  if (doc?.sync_state !== 'failed') return { ok: true };
+  await withdrawWritesOf({ collection: 'comments', id: commentId });
+  return (await discardLocalChange('comments', commentId)) ? { ok: true } : { ok: false, message: NO_EARLIER_REPLY };
 }

@@ -4,9 +4,11 @@
  * edit page), or discard it after a confirmation that offers to copy the words first.
  */
 import type { EntryKind } from '@/contract/entry-kind';
-import { retryFailedWrite, withdrawUnsentWrite } from '../../data/outbox/outbox';
+import { retryFailedWrite, withdrawWritesOf } from '../../data/outbox/outbox';
 import { applyLocalChange, discardLocalChange } from '../../data/replica/local-writes';
 import type { EntryDoc } from '../../data/replica/types';
+import { isEditConflict } from './conflict-state';
+import { keepMine } from './edit-conflict';
 import { replicaForWrite } from './replica-for-write';
 
 export type FailedEntryResult = { ok: true } | { ok: false; message: string };
@@ -21,21 +23,29 @@ async function failedDoc(kind: EntryKind, id: string): Promise<EntryDoc | null> 
   return doc?.sync_state === 'failed' ? doc : null;
 }
 
-/** Sends the refused write again, unchanged (say the reason has passed); the entry waits to send. */
+/**
+ * Sends the refused write again, unchanged (say the reason has passed); the entry waits to send.
+ * An edit conflict's refusal would only be repeated: there, sending it again is "keep mine".
+ */
 export async function retryFailedEntry(kind: EntryKind, id: string): Promise<FailedEntryResult> {
   const doc = await failedDoc(kind, id);
   if (!doc) return { ok: true };
+  if (isEditConflict(doc)) return keepMine(kind, id);
   const outboxId = doc.sync_outbox_id;
   if (!outboxId || !(await retryFailedWrite(outboxId))) return { ok: false, message: SEND_AGAIN_BY_EDITING };
   await applyLocalChange(kind, id, {}, { state: 'pending', message: null, outbox_id: outboxId });
   return { ok: true };
 }
 
-/** Takes the refused change back: the server's copy returns (or a never-sent entry goes), and its write leaves the outbox. */
+/**
+ * Takes the refused change back: the server's copy returns (or a never-sent entry goes), and its
+ * write leaves the outbox. For an edit conflict that copy is the other device's version ("keep the other one").
+ */
 export async function discardFailedEntry(kind: EntryKind, id: string): Promise<FailedEntryResult> {
   const doc = await failedDoc(kind, id);
   if (!doc) return { ok: true };
-  // A failed write is a refusal (4xx) or one this key cannot open: either way it can leave the queue.
-  if (doc.sync_outbox_id) await withdrawUnsentWrite(doc.sync_outbox_id);
+  // A failed write is a refusal (4xx) or one this key cannot open: either way it can leave the
+  // queue, with anything queued behind it (an edit conflict's later changes).
+  await withdrawWritesOf({ collection: kind, id });
   return (await discardLocalChange(kind, id)) ? { ok: true } : { ok: false, message: NOTHING_TO_GO_BACK_TO };
 }

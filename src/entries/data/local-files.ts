@@ -8,7 +8,7 @@ import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import type { EntryFile } from '@/contract/entries';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
-import { localFileKey } from './file-keys';
+import { fileCacheKey, localFileKey, type FileModule } from './file-keys';
 
 export async function storeLocalFile(db: ReplicaDatabase, file: Blob, name: string): Promise<EntryFile> {
   const id = crypto.randomUUID();
@@ -32,6 +32,17 @@ export async function storeLocalFile(db: ReplicaDatabase, file: Blob, name: stri
  */
 export async function readLocalFile(db: ReplicaDatabase, file: EntryFile): Promise<File | null> {
   const doc = await db.files.findOne(localFileKey(file.id)).exec();
+  const plain = doc?.toJSON() as FileDoc | undefined;
+  if (!plain?.data) return null;
+  return new File([base64ToBytes(plain.data)], file.name, { type: file.mime || plain.content_type });
+}
+
+/**
+ * A server file whose bytes this device cached when it was shown (`file:<module>:<id>`), as a
+ * File: what keeping one's own version sends again when the server no longer has that file.
+ */
+export async function readCachedFile(db: ReplicaDatabase, module: FileModule, file: EntryFile): Promise<File | null> {
+  const doc = await db.files.findOne(fileCacheKey(module, file.id)).exec();
   const plain = doc?.toJSON() as FileDoc | undefined;
   if (!plain?.data) return null;
   return new File([base64ToBytes(plain.data)], file.name, { type: file.mime || plain.content_type });

@@ -8,16 +8,24 @@
  * Idempotency-Key = outbox id). A create sends the optimistic document's id, so the server's row
  * and the local document are one document (settle.ts, docs/offline-outbox.md). Nothing here waits
  * on the network except the image check.
+ *
+ * Edit conflicts (issue 12): an update says which server copy it was made from (`base_updated_at`:
+ * the document's `updated_at`, which stays the server's while changes wait) and this device's id,
+ * so the server refuses it (412) when another device changed the entry since, and lets this
+ * device's own changes in a row through. Saving an entry in conflict writes over the other version
+ * (./conflict-state.ts): the young person has seen it.
  */
 import type { EntryKind } from '@/contract/entry-kind';
 import type { FieldErrors } from '@/contract/envelope';
 import { entryMessages, type EntryFile } from '@/contract/entries';
 import { entryPaths } from '@/contract/paths';
-import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '../../data/outbox/outbox';
+import { currentDeviceId, enqueueWrite, newIdempotencyKey, withdrawUnsentWrite, withdrawWritesOf } from '../../data/outbox/outbox';
 import { applyLocalChange } from '../../data/replica/local-writes';
+import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import type { EntryDoc } from '../../data/replica/types';
 import { checkImages } from './check-images';
-import { storeLocalFile } from './local-files';
+import { isEditConflict, otherVersionOf } from './conflict-state';
+import { readCachedFile, readLocalFile, storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
 import type { EntryDraft, WriteResult } from './types';
 import { checkSizes, localStamp, validateEntry } from './validate';
@@ -63,15 +71,22 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     return refused(entryMessages.imageInappropriate, { [check.field]: [entryMessages.imageInappropriate] });
   }
 
+  // An edit conflict the young person has seen both sides of: this change is made on the other
+  // version (it is what the server has now), so it is their choice, not a new conflict.
+  const other = existing && isEditConflict(existing) ? otherVersionOf(existing) : null;
+
   // An entry the server has not created yet is edited by replacing its queued create. A synced one
   // is on the server, even while its create's answer is still being applied (local_only until then).
   const createsAgain = Boolean(existing?.local_only) && existing?.sync_state !== 'synced';
+  let withdrew = false;
   if (existing && createsAgain && existing.sync_outbox_id) {
     const withdrawn = await withdrawUnsentWrite(existing.sync_outbox_id);
     if (!withdrawn) return refused(STILL_SENDING);
-  } else if (existing?.sync_state === 'failed' && existing.sync_outbox_id) {
-    // The refused change is replaced by this one: it leaves the queue, so nothing counts it twice.
-    await withdrawUnsentWrite(existing.sync_outbox_id);
+    withdrew = true;
+  } else if (existing?.sync_state === 'failed') {
+    // The refused change, and anything queued behind it, is replaced by this one: it leaves the
+    // queue, so nothing counts it twice and nothing waits behind it for ever.
+    withdrew = await withdrawWritesOf({ collection: type, id: existing.id });
   }
 
   const stamp = localStamp(now);
@@ -84,8 +99,13 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
   const canvasFile = draft.canvas ? await storeLocalFile(open.db, draft.canvas, 'canvas.png') : null;
 
   const removed = new Set(draft.removeFiles ?? []);
-  const keptFiles = (existing?.files ?? []).filter((f) => !removed.has(f.id));
-  const canvas = canvasFile ?? (draft.removeCanvas ? null : (existing?.canvas ?? null));
+  // Files written on this device go with the write that carries them; when that write was taken
+  // back (or there is none waiting), this one carries them.
+  const carry = withdrew || existing?.sync_state !== 'pending';
+  const kept = await keepFiles(open.db, type, (existing?.files ?? []).filter((f) => !removed.has(f.id)), carry, other?.files ?? null);
+  const keptCanvas = canvasFile || draft.removeCanvas ? null : (existing?.canvas ?? null);
+  const carriedCanvas = keptCanvas ? await keepFiles(open.db, type, [keptCanvas], carry, other ? (other.canvas ? [other.canvas] : []) : null) : null;
+  const canvas = canvasFile ?? (carriedCanvas?.files[0] ?? null);
   const outboxId = newIdempotencyKey();
   const id = existing?.id ?? outboxId;
   const at = now.toISOString();
@@ -95,7 +115,8 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
   const sharedWithManagement = draft.sharedWithManagement ?? existing?.shared_with_management ?? false;
 
   const patch: Record<string, unknown> = {
-    updated_at: existing?.updated_at ?? at,
+    // Kept while the change waits: the server copy it is made from (its `base_updated_at`).
+    updated_at: other?.updated_at ?? existing?.updated_at ?? at,
     resident_id: existing?.resident_id ?? open.identity.residentId ?? '',
     created_at: existing?.created_at ?? at,
     locked_at: existing?.locked_at ?? null,
@@ -104,7 +125,7 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     description,
     reaction,
     canvas,
-    files: [...keptFiles, ...newFiles],
+    files: [...kept.files, ...newFiles],
     shared_with: sharedWith,
     shared_with_management: sharedWithManagement,
     comments_count: existing?.comments_count ?? 0,
@@ -117,9 +138,18 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     patch.category_id = draft.categoryId ?? (existing && 'category_id' in existing ? existing.category_id : '');
     patch.sort_key = existing?.sort_key ?? at;
   }
-  await applyLocalChange(type, id, patch, { state: 'pending', message: null, outbox_id: outboxId });
+  await applyLocalChange(type, id, patch, { state: 'pending', message: null, outbox_id: outboxId }, { base: other as Record<string, unknown> | null });
 
   const update = Boolean(existing) && !createsAgain;
+  // What the server should drop: what the young person removed, or, writing over the other
+  // version, whatever that version has and theirs does not.
+  const keptIds = new Set(kept.files.map((f) => f.id));
+  const removeFiles = other ? other.files.filter((f) => !keptIds.has(f.id)).map((f) => f.id) : [...removed];
+  const removeCanvas = other ? !canvas && Boolean(other.canvas) : Boolean(draft.removeCanvas);
+  // The copy this change is made from (none while its create's answer is still being applied:
+  // the document's time is then the device's clock, and the create was this device's anyway).
+  const base = update && existing && !existing.local_only ? (other?.updated_at ?? existing.updated_at) : null;
+  const deviceId = await currentDeviceId();
   const fields: Record<string, unknown> = {
     // Create only: the server keeps this id (src/contract/entries.ts clientIdSchema).
     ...(update ? {} : { id }),
@@ -128,16 +158,18 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     shared_with: sharedWith,
     shared_with_management: sharedWithManagement ? '1' : '0',
     ...(type === 'journal' ? { entry_date: entryDate, entry_time: entryTime } : { category_id: patch.category_id }),
-    ...(update ? { remove_files: [...removed], remove_canvas: draft.removeCanvas ? '1' : null } : {}),
+    ...(update ? { remove_files: removeFiles, remove_canvas: removeCanvas ? '1' : null, base_updated_at: base } : {}),
+    device_id: deviceId,
   };
+  const canvasPart = draft.canvas ?? carriedCanvas?.uploads[0] ?? null;
   try {
     await enqueueWrite({
       method: 'POST',
       path: update ? entryPaths[type].entry.build(id) : entryPaths[type].entries.build(),
       ...(update ? { methodOverride: 'PUT' as const } : {}),
       fields,
-      files,
-      fileFields: draft.canvas ? [{ name: 'canvas', file: draft.canvas, filename: 'canvas.png' }] : [],
+      files: [...kept.uploads, ...files],
+      fileFields: canvasPart ? [{ name: 'canvas', file: canvasPart, filename: 'canvas.png' }] : [],
       idempotencyKey: outboxId,
       local: { collection: type, id },
       label: LABELS[type],
@@ -150,4 +182,34 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     return refused(failure);
   }
   return { ok: true, id, queuedOffline: check.outcome === 'offline' || !isOnline() };
+}
+
+/**
+ * The entry's files this save keeps, and those of them it must upload again: files written on this
+ * device that no waiting write carries (`carry`: their bytes are still here, encrypted), and,
+ * writing over another version (`serverHas`: the files that version has), this device's server
+ * files that version no longer has, from the bytes cached when they were shown. A server file
+ * whose bytes are not here cannot be sent again and is left out.
+ */
+async function keepFiles(db: ReplicaDatabase, type: EntryKind, files: readonly EntryFile[], carry: boolean, serverHas: readonly EntryFile[] | null) {
+  const kept: EntryFile[] = [];
+  const uploads: File[] = [];
+  for (const file of files) {
+    const local = await readLocalFile(db, file);
+    if (local) {
+      kept.push(file);
+      if (carry) uploads.push(local);
+      continue;
+    }
+    if (!serverHas || serverHas.some((f) => f.id === file.id)) {
+      kept.push(file);
+      continue;
+    }
+    const cached = await readCachedFile(db, type, file);
+    if (cached) {
+      kept.push(file);
+      uploads.push(cached);
+    }
+  }
+  return { files: kept, uploads };
 }

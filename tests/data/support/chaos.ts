@@ -13,35 +13,15 @@ import type { Transport, TransportRequest, TransportResponse } from '@/data/outb
 import { buildApp } from '../../../server/app';
 import type { TestServer } from '../../server/support/server';
 import { FakeClassifier } from '../../server/support/uploads';
+import { DEFAULT_SEED, envInt } from '../../support/chaos-seeds';
 
 // --- seeds -------------------------------------------------------------------------------------
 
-/** The default seed: CI replays the same sequences every run. */
-export const DEFAULT_SEED = 20_260_612;
-
-function envInt(name: string): number | null {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') return null;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, not ${JSON.stringify(raw)}`);
-  return value;
-}
+export { DEFAULT_SEED, sequenceSeed } from '../../support/chaos-seeds';
 
 /** CHAOS_SEED and CHAOS_SEQUENCES, or the defaults. */
 export function chaosSettings(defaultSequences: number): { seed: number; sequences: number } {
   return { seed: envInt('CHAOS_SEED') ?? DEFAULT_SEED, sequences: envInt('CHAOS_SEQUENCES') ?? defaultSequences };
-}
-
-/**
- * The seed of sequence `index`: the base seed itself for the first, so that
- * `CHAOS_SEED=<printed seed> CHAOS_SEQUENCES=1` replays any one sequence on its own.
- */
-export function sequenceSeed(base: number, index: number): number {
-  if (index === 0) return base | 0;
-  let h = (base ^ Math.imul(index, 0x9e3779b1)) | 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) | 0;
 }
 
 // --- actions -----------------------------------------------------------------------------------
@@ -70,6 +50,8 @@ export type Action =
   /** Staff pause the reward the swaps are for: a swap still on its way is refused (422), nothing taken. */
   | { readonly kind: 'staff-pause' }
   | { readonly kind: 'other-edit'; readonly pick: number }
+  /** This device changes an entry and, at once, the other device changes it too (an edit conflict, one way or the other, or none). */
+  | { readonly kind: 'both-edit'; readonly pick: number }
   | { readonly kind: 'other-comment'; readonly pick: number }
   | { readonly kind: 'pull' }
   | { readonly kind: 'sign-in-again' }
@@ -108,6 +90,7 @@ const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'staff-pause' } as const) },
   { weight: 3, arbitrary: pick.map((p) => ({ kind: 'other-edit', pick: p }) as const) },
+  { weight: 3, arbitrary: pick.map((p) => ({ kind: 'both-edit', pick: p }) as const) },
   { weight: 1, arbitrary: pick.map((p) => ({ kind: 'other-comment', pick: p }) as const) },
   { weight: 2, arbitrary: fc.constant({ kind: 'pull' } as const) },
   { weight: 1, arbitrary: fc.constant({ kind: 'sign-in-again' } as const) },
@@ -134,6 +117,7 @@ export function describeAction(action: Action): string {
     case 'comment':
     case 'other-edit':
     case 'other-comment':
+    case 'both-edit':
       return `${action.kind}(#${action.pick})`;
     case 'wait':
       return `wait(${action.ms}ms)`;

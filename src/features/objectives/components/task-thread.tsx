@@ -7,6 +7,8 @@ import { taskMessages } from '@/contract/tasks';
 import { useUserPhoto } from '@/data/hooks';
 import type { ThreadComment } from '@/data/replica/task-overlays';
 import { Files, PlainText } from '@/entries/components/attachments';
+import { DiscardDialog } from '@/entries/components/discard-dialog';
+import { discardTaskComment } from '../actions/discard-task-comment';
 import { retryTaskComment } from '../actions/retry-task-comment';
 import { commentEditPath } from '../task-dates';
 
@@ -17,11 +19,20 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
   const what = comment.is_review ? 'review' : 'comment';
 
+  const [confirming, setConfirming] = useState(false);
   const retry = async () => {
     setRetrying(true);
     const result = await retryTaskComment(logId, comment.id).catch(() => ({ ok: false as const, message: taskMessages.postCommentFailed, errors: {} }));
     setRetrying(false);
     if (!result.ok) toast.error(result.message);
+  };
+  const discard = async () => {
+    setRetrying(true);
+    const result = await discardTaskComment(comment.id).catch(() => ({ ok: false as const, message: taskMessages.updateCommentFailed }));
+    setRetrying(false);
+    setConfirming(false);
+    if (result.ok) toast.success(`The ${what} was discarded`);
+    else toast.error(result.message);
   };
 
   return (
@@ -56,7 +67,27 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
             <Link to={commentEditPath(logId, comment.id)} className="button button--ghost">
               Edit<span className="visually-hidden"> your {what}</span>
             </Link>
+            {comment.sync_state === 'failed' ? (
+              <button type="button" className="button button--ghost" disabled={retrying} onClick={() => setConfirming(true)}>
+                Discard<span className="visually-hidden"> your {what}</span>
+              </button>
+            ) : null}
           </div>
+        ) : null}
+        {confirming ? (
+          <DiscardDialog
+            text={{
+              title: `Discard your ${what}?`,
+              help: 'It will be deleted from this device and not sent. You can copy your words first.',
+              helpNoWords: 'It will be deleted from this device and not sent.',
+              confirm: 'Discard',
+              cancel: 'Keep it',
+            }}
+            words={comment.comment ?? ''}
+            busy={retrying}
+            onDiscard={() => void discard()}
+            onKeep={() => setConfirming(false)}
+          />
         ) : null}
       </article>
     </li>

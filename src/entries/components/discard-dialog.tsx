@@ -1,0 +1,63 @@
+import './entry.css';
+import { useEffect, useRef } from 'react';
+import { useToast } from '@/components/use-toast';
+
+export interface DiscardDialogText {
+  /** The question, as the dialog's name ("Discard this entry?"). */
+  readonly title: string;
+  /** What happens, when there are words to copy first. */
+  readonly help: string;
+  /** What happens, when there are none. */
+  readonly helpNoWords: string;
+  /** The button that goes ahead ("Discard"). */
+  readonly confirm: string;
+  /** The button that changes nothing ("Keep it"). */
+  readonly cancel: string;
+}
+
+/**
+ * Asks before something the young person wrote leaves the device for good (a refused entry, reply
+ * or comment; their side of an edit conflict): shows the words and offers "Copy my words" first.
+ */
+export function DiscardDialog({ text, words, busy, onDiscard, onKeep }: { text: DiscardDialogText; words: string; busy: boolean; onDiscard: () => void; onKeep: () => void }) {
+  const toast = useToast();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element || element.open) return;
+    if (typeof element.showModal === 'function') element.showModal();
+    else element.setAttribute('open', '');
+  }, []);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(words);
+      toast.success('Your words were copied');
+    } catch {
+      toast.error('Copying did not work here. Select the words above and copy them.');
+    }
+  };
+
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="discard-title" aria-describedby="discard-help" onCancel={onKeep}>
+      <h2 id="discard-title" className="section-title">
+        {text.title}
+      </h2>
+      <p id="discard-help">{words ? text.help : text.helpNoWords}</p>
+      {words ? <textarea className="failed-entry__words" readOnly aria-label="Your words" value={words} rows={4} /> : null}
+      <div className="dialog__actions">
+        {words ? (
+          <button type="button" className="button button--secondary" onClick={() => void copy()}>
+            Copy my words
+          </button>
+        ) : null}
+        <button type="button" className="button button--secondary" disabled={busy} onClick={onDiscard}>
+          {text.confirm}
+        </button>
+        <button type="button" className="button button--primary" disabled={busy} onClick={onKeep}>
+          {text.cancel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,27 @@
+import { taskMessages } from '@/contract/tasks';
+import { withdrawWritesOf } from '@/data/outbox/outbox';
+import { forgetLocalChange } from '@/data/replica/local-writes';
+import type { TaskCommentOverlayDoc } from '@/data/replica/types';
+import { localFileKey } from '@/entries/data/file-keys';
+import { replicaForWrite } from '@/entries/data/replica-for-write';
+
+/**
+ * Takes back a comment or review on an objective that the server refused for good (issue 12, as
+ * entries and replies have it): its write (and anything queued behind it) leaves the outbox, so the
+ * logout warning no longer counts it, and this device's overlay goes with its photos' bytes. The
+ * thread then shows the server's copy of the comment (an edit) or nothing (a comment the server
+ * never had); a discarded review can be written again. The screen asks first and offers to copy
+ * the words.
+ */
+export async function discardTaskComment(commentId: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const open = await replicaForWrite();
+  if (!open) return { ok: false, message: taskMessages.updateCommentFailed };
+  const doc = await open.db.tasks.findOne(commentId).exec();
+  const overlay = doc?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
+  if (!doc || overlay?.kind !== 'comment' || overlay.sync_state !== 'failed') return { ok: true };
+  await withdrawWritesOf({ collection: 'tasks', id: commentId });
+  forgetLocalChange('tasks', commentId);
+  for (const file of overlay.files) await (await open.db.files.findOne(localFileKey(file.id)).exec())?.remove();
+  await doc.remove();
+  return { ok: true };
+}
