@@ -251,34 +251,46 @@ class EncryptedInstance<Internals, Options> implements RxStorageInstance<Doc, In
       if (row.previous) plain.push(row.previous);
     }
     const stored = await this.codec.encryptMany(plain);
-    const originals = new Map<BulkWriteRow<Doc>, BulkWriteRow<Doc>>();
     let next = 0;
     const storedRows = rows.map((row) => {
       const document = stored[next++] as AnyDoc;
-      const storedRow: BulkWriteRow<Doc> = row.previous ? { document, previous: stored[next++] as AnyDoc } : { document };
-      originals.set(storedRow, row);
-      return storedRow;
+      return row.previous ? { document, previous: stored[next++] as AnyDoc } : { document };
     });
     const result = await this.inner.bulkWrite(storedRows, context);
-    const error = result.error.length > 0 ? await this.decryptErrors(result.error, originals) : [];
+    const error = result.error.length > 0 ? await this.decryptErrors(result.error, rows) : [];
     // RxDB: every change event of a write is out before the write resolves.
     while (this.pending) await this.pending;
     return { error };
   }
 
-  /** A refused write names the plain row it refused and the stored document, decrypted. */
-  private async decryptErrors(
-    errors: RxStorageWriteError<Doc>[],
-    originals: ReadonlyMap<BulkWriteRow<Doc>, BulkWriteRow<Doc>>,
-  ): Promise<RxStorageWriteError<Doc>[]> {
-    const inDb = errors.flatMap((error) => (error.status === 409 && error.documentInDb ? [error.documentInDb as Doc] : []));
+  /**
+   * A refused write names the plain row it refused (the caller's own row: the storage below may
+   * have copied it, as Dexie's does in development) and the stored document, decrypted.
+   */
+  private async decryptErrors(errors: RxStorageWriteError<Doc>[], rows: readonly BulkWriteRow<Doc>[]): Promise<RxStorageWriteError<Doc>[]> {
+    const primaryPath = getPrimaryFieldOfPrimaryKey(this.schema.primaryKey) as string;
+    const rowById = new Map<string, BulkWriteRow<Doc>>();
+    for (const row of rows) rowById.set(String(row.document[primaryPath]), row);
+    const storedInDb = (error: RxStorageWriteError<Doc>) => ('documentInDb' in error ? (error.documentInDb as Doc | undefined) : undefined);
+    const inDb = errors.flatMap((error) => {
+      const found = storedInDb(error);
+      return found ? [found] : [];
+    });
     const plainInDb = await this.codec.decryptMany(inDb);
     let next = 0;
-    return errors.map((error) => {
-      const writeRow = originals.get(error.writeRow) ?? error.writeRow;
-      if (error.status === 409 && error.documentInDb) return { ...error, writeRow, documentInDb: plainInDb[next++] as AnyDoc };
-      return { ...error, writeRow };
-    });
+    return Promise.all(
+      errors.map(async (error) => {
+        const documentInDb = storedInDb(error) ? (plainInDb[next++] as AnyDoc) : undefined;
+        const writeRow = rowById.get(error.documentId) ?? (await this.decryptRow(error.writeRow));
+        return (documentInDb ? { ...error, writeRow, documentInDb } : { ...error, writeRow }) as RxStorageWriteError<Doc>;
+      }),
+    );
+  }
+
+  /** A stored row back to plain (only for an error about a row this write did not contain). */
+  private async decryptRow(row: BulkWriteRow<Doc>): Promise<BulkWriteRow<Doc>> {
+    const [document, previous] = await this.codec.decryptMany(row.previous ? [row.document, row.previous] : [row.document]);
+    return previous ? { document: document as AnyDoc, previous: previous as AnyDoc } : { document: document as AnyDoc };
   }
 
   async findDocumentsById(ids: string[], withDeleted: boolean): Promise<AnyDoc[]> {
