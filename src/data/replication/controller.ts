@@ -60,6 +60,32 @@ export interface ReplicationOptions {
   readonly liveTriggers?: boolean;
   /** The signed-in person's store of answers the service worker pulled ahead on a push (../prefetch). */
   readonly prefetch?: PrefetchLink;
+  /**
+   * When the pulls start (`start` is called once; the returned function cancels). Default: in a
+   * page, once it is idle after the first screen (`afterFirstScreen`); elsewhere (tests, Node) at once.
+   */
+  readonly startWhen?: (start: () => void) => () => void;
+}
+
+/**
+ * In a page, starts `start` once the main thread is idle (at most a second later): the screen
+ * being opened reads the replica first, and 17 replications setting up their checkpoints, their
+ * leader election and their first requests (which fail at once offline) no longer compete with it
+ * for the main thread and IndexedDB (issue 13). Nothing waits on the network either way.
+ */
+export function afterFirstScreen(start: () => void): () => void {
+  const idle = globalThis as { requestIdleCallback?: (run: () => void, options: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  if (typeof idle.requestIdleCallback === 'function') {
+    const id = idle.requestIdleCallback(start, { timeout: 1_000 });
+    return () => idle.cancelIdleCallback?.(id);
+  }
+  if (typeof window !== 'undefined') {
+    // Safari has no requestIdleCallback: after the first frames.
+    const timer = setTimeout(start, 100);
+    return () => clearTimeout(timer);
+  }
+  start();
+  return () => undefined;
 }
 
 export interface ReplicationHandle {
@@ -182,26 +208,24 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   const rotaHome = identity.homeId ?? identity.homeIds[0] ?? null;
 
-  function startAll(): void {
+  /** Every replication this person has (the comment threads come and go with their screens). */
+  function planned(): Replicated[] {
+    const all: Replicated[] = [];
     if (identity.residentId) {
-      run(residentReplication(identity.residentId));
-      run(calendarReplication(identity.residentId));
-      if (identity.homeIds.length > 0) run(staffReplication(identity.residentId));
-      run(tasksReplication(identity.residentId, 'current'));
-      run(tasksReplication(identity.residentId, 'completed'));
-      run(pointsReplication(identity.residentId));
-      run(rewardsReplication(identity.residentId));
-      run(rewardHistoryReplication(identity.residentId));
+      all.push(residentReplication(identity.residentId), calendarReplication(identity.residentId));
+      if (identity.homeIds.length > 0) all.push(staffReplication(identity.residentId));
+      all.push(
+        tasksReplication(identity.residentId, 'current'),
+        tasksReplication(identity.residentId, 'completed'),
+        pointsReplication(identity.residentId),
+        rewardsReplication(identity.residentId),
+        rewardHistoryReplication(identity.residentId),
+      );
     }
-    if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
-    run(eventTypesReplication());
-    run(feedbackReplication());
-    run(journalReplication());
-    run(voiceReplication());
-    run(voiceCategoriesReplication());
-    run(emojisReplication());
-    run(formsReplication());
-    if (identity.residentId) run(documentsReplication());
+    if (rotaHome) all.push(rotaReplication(rotaHome, rotaDay));
+    all.push(eventTypesReplication(), feedbackReplication(), journalReplication(), voiceReplication(), voiceCategoriesReplication(), emojisReplication(), formsReplication());
+    if (identity.residentId) all.push(documentsReplication());
+    return all;
   }
 
   const holders = new Map<string, number>();
@@ -272,14 +296,26 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     cleanups.push(() => clearInterval(dayTimer));
   }
 
-  options.prefetch?.refresh();
-  startAll();
-  if (db.multiInstance && (options.waitForLeadership ?? true)) {
-    addRxPlugin(RxDBLeaderElectionPlugin);
-    void db.waitForLeadership().then(leaderDuties, () => undefined);
-  } else {
-    leaderDuties();
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  // Pending from now, not from when the pulls start: an empty replica shows "loading", never "nothing yet".
+  const replications = planned();
+  for (const replicated of replications) updatePull(replicated.key, replicated.config.collection, { firstPullPending: true });
+  function begin(): void {
+    markStarted();
+    if (stopped) return;
+    options.prefetch?.refresh();
+    for (const replicated of replications) run(replicated);
+    if (db.multiInstance && (options.waitForLeadership ?? true)) {
+      addRxPlugin(RxDBLeaderElectionPlugin);
+      void db.waitForLeadership().then(leaderDuties, () => undefined);
+    } else {
+      leaderDuties();
+    }
   }
+  const cancelStart = (options.startWhen ?? afterFirstScreen)(begin);
 
   const handle: ReplicationHandle = {
     reSync,
@@ -289,14 +325,18 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     },
     states: () => new Map([...running].map(([key, entry]) => [key, entry.state])),
     async awaitInitial() {
+      await started;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
     },
     async awaitInSync() {
+      await started;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInSync()));
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      cancelStart();
+      markStarted();
       cleanups.splice(0).forEach((fn) => fn());
       await Promise.all([...running.keys()].map((key) => cancel(key)));
       patchStatus({ syncing: false, firstPullPending: new Set(), pulls: new Map() });
