@@ -61,31 +61,42 @@ export interface ReplicationOptions {
   /** The signed-in person's store of answers the service worker pulled ahead on a push (../prefetch). */
   readonly prefetch?: PrefetchLink;
   /**
-   * When the pulls start (`start` is called once; the returned function cancels). Default: in a
-   * page, once it is idle after the first screen (`afterFirstScreen`); elsewhere (tests, Node) at once.
+   * When the pulls start (`start` is called once; the returned function cancels). Default
+   * `afterFirstScreen` (in a page, after the first screen; elsewhere at once); `atOnce` at sign-in.
    */
   readonly startWhen?: (start: () => void) => () => void;
 }
 
-/**
- * In a page, starts `start` once the main thread is idle (at most a second later): the screen
- * being opened reads the replica first, and 17 replications setting up their checkpoints, their
- * leader election and their first requests (which fail at once offline) no longer compete with it
- * for the main thread and IndexedDB (issue 13). Nothing waits on the network either way.
- */
-export function afterFirstScreen(start: () => void): () => void {
-  const idle = globalThis as { requestIdleCallback?: (run: () => void, options: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
-  if (typeof idle.requestIdleCallback === 'function') {
-    const id = idle.requestIdleCallback(start, { timeout: 1_000 });
-    return () => idle.cancelIdleCallback?.(id);
-  }
-  if (typeof window !== 'undefined') {
-    // Safari has no requestIdleCallback: after the first frames.
-    const timer = setTimeout(start, 100);
-    return () => clearTimeout(timer);
-  }
+/** Starts the pulls at once (sign-in: the replica is empty and the screens wait for them). */
+export function atOnce(start: () => void): () => void {
   start();
   return () => undefined;
+}
+
+/** How long a warm start leaves the first screen to itself before the pulls set up. */
+export const FIRST_SCREEN_MS = 500;
+
+/**
+ * In a page opened with the replica already filled (a reload, an offline start): starts the pulls
+ * after the first screen, then at the next idle moment (at most a second later). The screen reads
+ * the replica first; 17 replications setting up their checkpoints, their leader election and
+ * their first requests (which fail at once offline) no longer compete with it for the main thread
+ * and IndexedDB (issue 13). Outside a page (tests, Node) at once.
+ */
+export function afterFirstScreen(start: () => void): () => void {
+  if (typeof window === 'undefined') return atOnce(start);
+  const idle = globalThis as { requestIdleCallback?: (run: () => void, options: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  let idleId: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    timer = undefined;
+    // Safari has no requestIdleCallback: the delay alone.
+    if (typeof idle.requestIdleCallback === 'function') idleId = idle.requestIdleCallback(start, { timeout: 1_000 });
+    else start();
+  }, FIRST_SCREEN_MS);
+  return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    if (idleId !== undefined) idle.cancelIdleCallback?.(idleId);
+  };
 }
 
 export interface ReplicationHandle {
