@@ -66,8 +66,19 @@ export function yieldToMain(): Promise<void> {
 /** The clock the slices are measured with (`performance.now` in browsers and Node). */
 const now = (): number => performance.now();
 
-export function createDocumentCodec(args: { key: DataKey; collection: string; primaryPath: string; fields: readonly string[] }): DocumentCodec {
+export interface DocumentCodecArgs {
+  readonly key: DataKey;
+  readonly collection: string;
+  readonly primaryPath: string;
+  readonly fields: readonly string[];
+  /** Tests: the slice length (default `SLICE_MS`) and how to yield (default `yieldToMain`). */
+  readonly slices?: { readonly ms?: number; readonly yield?: () => Promise<void> };
+}
+
+export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
   const { key, collection, primaryPath, fields } = args;
+  const sliceMs = args.slices?.ms ?? SLICE_MS;
+  const pause = args.slices?.yield ?? yieldToMain;
   if (fields.length === 0) throw new EncryptError(`${collection}: no encrypted fields`);
   const holder = fields[0] as string;
   const encrypted = new Set(fields);
@@ -273,8 +284,8 @@ export function createDocumentCodec(args: { key: DataKey; collection: string; pr
       let sliceStart = now();
       for (let j = 0; j < slots.length; j++) {
         // A read of hundreds of documents is put back together in slices, so the page keeps painting.
-        if ((j & 31) === 31 && now() - sliceStart > SLICE_MS) {
-          await yieldToMain();
+        if ((j & 31) === 31 && now() - sliceStart > sliceMs) {
+          await pause();
           sliceStart = now();
         }
         const i = slots[j] as number;
