@@ -314,17 +314,19 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   // Pending from now, not from when the pulls start: an empty replica shows "loading", never "nothing yet".
   const replications = planned();
   for (const replicated of replications) updatePull(replicated.key, replicated.config.collection, { firstPullPending: true });
+  // The tabs elect their leader meanwhile (it takes a second or two), so the pulls can go when their turn comes.
+  let leadership: Promise<unknown> | null = null;
+  if (db.multiInstance && (options.waitForLeadership ?? true)) {
+    addRxPlugin(RxDBLeaderElectionPlugin);
+    leadership = db.waitForLeadership();
+  }
   function begin(): void {
     markStarted();
     if (stopped) return;
     options.prefetch?.refresh();
     for (const replicated of replications) run(replicated);
-    if (db.multiInstance && (options.waitForLeadership ?? true)) {
-      addRxPlugin(RxDBLeaderElectionPlugin);
-      void db.waitForLeadership().then(leaderDuties, () => undefined);
-    } else {
-      leaderDuties();
-    }
+    if (leadership) void leadership.then(leaderDuties, () => undefined);
+    else leaderDuties();
   }
   const cancelStart = (options.startWhen ?? afterFirstScreen)(begin);
 
