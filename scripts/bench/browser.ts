@@ -11,7 +11,9 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 
-const PORT = 8199;
+/** BENCH_PORT: where the bench's own server listens (loopback); several checkouts on one machine need their own. */
+const PORT = Number(process.env.BENCH_PORT ?? 8199);
+if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65_535) throw new Error(`BENCH_PORT must be a port number, not ${process.env.BENCH_PORT}`);
 const BASE = `http://127.0.0.1:${PORT}`;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

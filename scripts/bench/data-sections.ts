@@ -13,6 +13,8 @@ import { benchEncryption } from './bench-encryption';
 import { closeReplica, openReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
 import { applyLocalChange } from '@/data/replica/local-writes';
 import { startReplication } from '@/data/replication/controller';
+import { calendarReplication } from '@/data/replication/endpoints';
+import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
 import type { CalendarDoc } from '@/data/replica/types';
 import { startTestServer } from '../../tests/server/support/server';
 
@@ -116,10 +118,12 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
       key: randomKey(),
       replicate: false,
     });
-    const perPage = 100; // the app's default page size
+    // The app's own page sizes (src/data/replication/endpoints.ts), not a bench setting.
+    const calendar = calendarReplication(residentId).config;
+    const perPage = (calendar.kind === 'pages' ? calendar.perPage : undefined) ?? DEFAULT_PER_PAGE;
     counting = true;
     const t0 = performance.now();
-    const handle = startReplication(open, { liveTriggers: false, perPage, retryTime: 200, periodicMs: 0 });
+    const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0 });
     try {
       await within(handle.awaitInitial(), timeoutMs, 'initial sync');
       await within(handle.awaitInSync(), timeoutMs, 'in sync');

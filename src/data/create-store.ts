@@ -11,6 +11,16 @@ export function useStore<T>(store: Store<T>): T {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }
 
+/**
+ * Subscribes a component to one value derived from a store: it re-renders only when that value
+ * changes (`Object.is`), not on every change of the store. `select` must return a primitive or a
+ * stable reference.
+ */
+export function useStoreSelector<T, S>(store: Store<T>, select: (state: T) => S): S {
+  const read = () => select(store.get());
+  return useSyncExternalStore(store.subscribe, read, read);
+}
+
 /** A tiny external store for `useSyncExternalStore`; `set` with an equal value notifies nobody. */
 export function createStore<T>(initial: T): Store<T> {
   let state = initial;

@@ -21,6 +21,7 @@ const fake = vi.hoisted(() => ({
   loading: false,
   queries: [] as JournalEntriesQuery[],
   reactions: [] as string[],
+  reactionsAsked: [] as boolean[],
   one: null as unknown,
   staff: [] as unknown[],
   save: vi.fn(),
@@ -38,7 +39,10 @@ vi.mock('@/entries/hooks/use-entries', async (importOriginal) => ({
     return { data: { items: fake.entries as JournalDoc[], hasMore: fake.hasMore }, loading: fake.loading };
   },
   useJournalEntry: (): Live<JournalDoc | null> => ({ data: fake.one as JournalDoc | null, loading: false }),
-  useJournalReactions: (): Live<string[]> => ({ data: fake.reactions, loading: false }),
+  useJournalReactions: (enabled = true): Live<string[]> => {
+    fake.reactionsAsked.push(enabled);
+    return { data: enabled ? fake.reactions : [], loading: false };
+  },
   useEmojis: () => ({
     data: [
       { id: 'e1', emoji: '😀', name: 'Happy', position: 0, updated_at: '2026-01-01T00:00:00.000Z' },
@@ -116,12 +120,26 @@ beforeEach(() => {
   fake.loading = false;
   fake.queries = [];
   fake.reactions = [];
+  fake.reactionsAsked = [];
   fake.one = null;
   fake.staff = [ALI];
   fake.save.mockReset();
 });
 
 describe('/journal/entries', () => {
+  it('asks for the feelings used (a read of every entry) only once the first page is shown', () => {
+    fake.loading = true;
+    renderAt('/journal/entries');
+    expect(fake.reactionsAsked.length).toBeGreaterThan(0);
+    expect(fake.reactionsAsked.every((asked) => !asked)).toBe(true);
+  });
+
+  it('asks for the feelings used once the list is there', () => {
+    fake.entries = [entry()];
+    renderAt('/journal/entries');
+    expect(fake.reactionsAsked[fake.reactionsAsked.length - 1]).toBe(true);
+  });
+
   it('shows a description as text, never as HTML', () => {
     fake.entries = [entry({ description: '<img src=x onerror=alert(1)>' })];
     renderAt('/journal/entries');

@@ -10,6 +10,7 @@ import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { DataKey } from '../crypto/key-vault';
 import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
+import { descendingQueriesStorage } from './descending-queries';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
 import { keepNewestStorage, type KeepNewest } from './keep-newest';
@@ -101,10 +102,12 @@ export interface CreateHearthDatabaseOptions<C extends CollectionDefinitions> ex
 }
 
 function baseStorage(options: HearthStorageOptions) {
-  return getRxStorageDexie({
-    ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
-    ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
-  });
+  return descendingQueriesStorage(
+    getRxStorageDexie({
+      ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+      ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
+    }),
+  );
 }
 
 let pluginsAdded = false;

@@ -3,7 +3,6 @@
  * and decrypts them on every way out (ARCHITECTURE rule 6: the store never holds plaintext, the UI
  * never holds ciphertext).
  *
- * Built on RxDB's public `wrapRxStorageInstance`, like RxDB's own `encryption-crypto-js` plugin.
  * Stored form (format `v2`): **one ciphertext per document**. All encrypted fields present in the
  * document are serialised together as one JSON object `{ field: value }`, sealed once (WebCrypto
  * AES-256-GCM, see field-cipher.ts) and stored in the collection's *first* encrypted field (the
@@ -19,33 +18,34 @@
  * Using the schema's own `encrypted` array (not a side config) means RxDB also encrypts what it
  * derives: the replication meta instance of an encrypted collection declares `encrypted:
  * ['docData']`, so the replication's copy of the server state goes through this wrapper too.
+ *
+ * The instance wrapper (issue 13) works on whole lists, not documents: a write seals all its
+ * documents in one batch (./document-codec.ts), a read opens all its records in one batch, and
+ * change events are decrypted once for every subscriber, in order. It replaced RxDB's
+ * `wrapRxStorageInstance` (like RxDB's `encryption-crypto-js` plugin uses), which handles each
+ * document in its own promise chains, and each change event once per subscriber.
  */
-import {
-  clone,
-  flatClone,
-  getPrimaryFieldOfPrimaryKey,
-  getProperty,
-  hasEncryption,
-  wrapRxStorageInstance,
-} from 'rxdb';
+import { clone, getPrimaryFieldOfPrimaryKey, hasEncryption } from 'rxdb';
 import type {
+  BulkWriteRow,
+  EventBulk,
   FilledMangoQuery,
+  PreparedQuery,
   RxDocumentData,
   RxJsonSchema,
   RxStorage,
+  RxStorageBulkWriteResponse,
+  RxStorageChangeEvent,
+  RxStorageCountResult,
   RxStorageInstance,
   RxStorageInstanceCreationParams,
+  RxStorageQueryResult,
+  RxStorageWriteError,
 } from 'rxdb';
-import type { Ciphertext, DocumentContext } from '../crypto/field-cipher';
-import {
-  DecryptError,
-  EncryptError,
-  documentAssociatedData,
-  documentErrorContext,
-  openDocumentJson,
-  sealDocumentJson,
-} from '../crypto/field-cipher';
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { Ciphertext } from '../crypto/field-cipher';
 import type { DataKey } from '../crypto/key-vault';
+import { createDocumentCodec, type Doc, type DocumentCodec } from './document-codec';
 
 /**
  * The stored form of `T`: the encrypted fields `K` are either the record ciphertext (the holder,
@@ -68,212 +68,6 @@ export class EncryptedStorageError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface DocumentCodec<T, K extends string> {
-  readonly fields: readonly K[];
-  /** The field whose stored value is the document's ciphertext (the first encrypted field). */
-  readonly holder: K;
-  /** Synchronous when the result is cached (see below), else a promise. */
-  encrypt(doc: T): Encrypted<T, K> | Promise<Encrypted<T, K>>;
-  decrypt(doc: Encrypted<T, K>): T | Promise<T>;
-}
-
-type Doc = Record<string, unknown>;
-
-/**
- * Encrypts/decrypts one collection's documents (format above; dotted paths allowed).
- * Never mutates its input; shares untouched branches with it.
- */
-export function createDocumentCodec<T extends object, K extends string>(args: {
-  key: DataKey;
-  collection: string;
-  primaryPath: string;
-  fields: readonly K[];
-}): DocumentCodec<T, K> {
-  const { key, collection, primaryPath, fields } = args;
-  if (fields.length === 0) throw new EncryptError(`${collection}: no encrypted fields`);
-  const paths = fields.map((field) => ({ field, parts: field.split('.') }));
-  const holder = paths[0] as { field: K; parts: string[] };
-  const others = paths.slice(1);
-  const contextFor = (documentId: string): DocumentContext => ({ collection, documentId, fields });
-
-  // The associated data is a pure function of (collection, id, fields): remember the last few.
-  const aadCache = new Map<string, Uint8Array<ArrayBuffer>>();
-  const AAD_CACHE_MAX = 2_000;
-  function aadFor(documentId: string): Uint8Array<ArrayBuffer> {
-    let aad = aadCache.get(documentId);
-    if (!aad) {
-      aad = documentAssociatedData(contextFor(documentId));
-      if (aadCache.size >= AAD_CACHE_MAX) aadCache.clear();
-      aadCache.set(documentId, aad);
-    }
-    return aad;
-  }
-
-  /**
-   * The plain field values of records this codec sealed or opened recently, keyed by ciphertext.
-   * Ciphertexts are unique (random nonce), and a hit is used only for the same document id, so the
-   * associated-data binding still holds. It spares the decryption of the change events right after
-   * a write and of unchanged documents when a live query re-runs. The values are shared, as the
-   * unencrypted storage shares them between the written document and its change event (RxDB treats
-   * document data as immutable). Memory only, per instance.
-   */
-  const plainCache = new Map<string, { documentId: string; values: Doc }>();
-  const PLAIN_CACHE_MAX = 5_000;
-  /**
-   * Records bigger than this are not remembered: a kept document's 1 MiB chunk (issue 11) would
-   * otherwise stay in memory twice (its ciphertext as the key, its base64 as the value) long after
-   * the viewer that read it has gone.
-   */
-  const PLAIN_CACHE_MAX_CHARS = 64 * 1024;
-  function remember(ciphertext: string, documentId: string, values: Doc) {
-    if (ciphertext.length > PLAIN_CACHE_MAX_CHARS) return;
-    if (plainCache.size >= PLAIN_CACHE_MAX) {
-      const oldest = plainCache.keys().next();
-      if (!oldest.done) plainCache.delete(oldest.value);
-    }
-    plainCache.set(ciphertext, { documentId, values });
-  }
-
-  /**
-   * Plain document object → its stored form, for objects this codec produced or consumed. RxDB
-   * hands back the document it read as the `previous` of the next write (used for the revision
-   * check only); re-sealing it would cost a full encryption per update. Identity plus the same
-   * `_rev` and id make the stored form exactly the one read.
-   */
-  const storedByPlain = new WeakMap<object, Doc>();
-  const sameVersion = (a: Doc, b: Doc) => a._rev === b._rev && a[primaryPath] === b[primaryPath];
-
-  function withValues(stored: Doc, values: Doc): Doc {
-    let out = deletePathCopy(stored, holder.parts);
-    for (const { field, parts } of paths) {
-      if (Object.prototype.hasOwnProperty.call(values, field)) out = setPathCopy(out, parts, values[field]);
-    }
-    return out;
-  }
-
-  function encrypt(plain: Doc): Doc | Promise<Doc> {
-    const known = storedByPlain.get(plain);
-    if (known && sameVersion(known, plain)) return known;
-    const documentId = String(plain[primaryPath]);
-    const values: Doc = {};
-    let out = plain;
-    for (const { field, parts } of paths) {
-      const value = getProperty(plain, field) as unknown;
-      if (value === undefined) continue;
-      values[field] = value;
-      out = deletePathCopy(out, parts);
-    }
-    let json: string;
-    try {
-      json = JSON.stringify(values);
-    } catch (cause) {
-      throw new EncryptError(`${collection}: a document is not JSON-serialisable`, { cause });
-    }
-    return sealDocumentJson(key, json, aadFor(documentId)).then((ciphertext) => {
-      remember(ciphertext, documentId, values);
-      const stored = setPathCopy(out, holder.parts, ciphertext);
-      storedByPlain.set(plain, stored);
-      return stored;
-    });
-  }
-
-  function decrypt(stored: Doc): Doc | Promise<Doc> {
-    const documentId = String(stored[primaryPath]);
-    const record = getProperty(stored, holder.field) as unknown;
-    // Anything but a record in the holder, or any value beside it, is plaintext in the store or
-    // corruption: never pass it through.
-    if (typeof record !== 'string' || others.some(({ field }) => getProperty(stored, field) !== undefined)) {
-      throw new DecryptError('malformed', documentErrorContext(contextFor(documentId)));
-    }
-    const hit = plainCache.get(record);
-    if (hit && hit.documentId === documentId) {
-      const plain = withValues(stored, hit.values);
-      storedByPlain.set(plain, stored);
-      return plain;
-    }
-    const context = documentErrorContext(contextFor(documentId));
-    return openDocumentJson(key, record, aadFor(documentId), context).then((json) => {
-      let values: unknown;
-      try {
-        values = JSON.parse(json);
-      } catch (cause) {
-        throw new DecryptError('invalid-json', context, { cause });
-      }
-      if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new DecryptError('invalid-json', context);
-      remember(record, documentId, values as Doc);
-      const plain = withValues(stored, values as Doc);
-      storedByPlain.set(plain, stored);
-      return plain;
-    });
-  }
-
-  return {
-    fields,
-    holder: holder.field,
-    encrypt: (doc) => encrypt(doc as Doc) as Encrypted<T, K> | Promise<Encrypted<T, K>>,
-    decrypt: (doc) => decrypt(doc as Doc) as T | Promise<T>,
-  };
-}
-
-/**
- * Completes results in call order. WebCrypto operations finish in any order, and
- * `wrapRxStorageInstance` emits each decrypted change-event batch as soon as it is ready
- * (`mergeMap`) and collects write rows as they finish: without this, a later batch of change
- * events could overtake an earlier one. Results already computed (cache hits) stay synchronous
- * while nothing is pending.
- */
-function inCallOrder() {
-  let pending = 0;
-  let tail: Promise<unknown> = Promise.resolve();
-  return <V>(work: () => V | Promise<V>): V | Promise<V> => {
-    let result: V | Promise<V>;
-    try {
-      result = work();
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    if (!(result instanceof Promise) && pending === 0) return result;
-    pending += 1;
-    const ordered = Promise.all([result, tail]).then(([value]) => value);
-    const settled = ordered.then(
-      () => undefined,
-      () => undefined,
-    );
-    tail = Promise.all([tail, settled]).then(() => {
-      pending -= 1;
-    });
-    return ordered;
-  };
-}
-
-/** Copy-on-write set: clones the root and every object on the path, shares the rest. */
-function setPathCopy(root: Record<string, unknown>, parts: readonly string[], value: unknown): Record<string, unknown> {
-  const head = parts[0] as string;
-  const copy = flatClone(root);
-  if (parts.length === 1) {
-    copy[head] = value;
-  } else {
-    const child = copy[head];
-    copy[head] = setPathCopy(typeof child === 'object' && child !== null ? (child as Record<string, unknown>) : {}, parts.slice(1), value);
-  }
-  return copy;
-}
-
-/** Copy-on-write delete: clones the root and every object on the path, shares the rest. */
-function deletePathCopy(root: Record<string, unknown>, parts: readonly string[]): Record<string, unknown> {
-  const head = parts[0] as string;
-  if (!Object.prototype.hasOwnProperty.call(root, head)) return root;
-  const copy = flatClone(root);
-  if (parts.length === 1) {
-    delete copy[head];
-  } else {
-    const child = copy[head];
-    if (typeof child !== 'object' || child === null) return root;
-    copy[head] = deletePathCopy(child as Record<string, unknown>, parts.slice(1));
-  }
-  return copy;
 }
 
 /**
@@ -360,6 +154,199 @@ export interface EncryptedStorageArgs<Internals, InstanceCreationOptions> {
   readonly key: DataKey;
 }
 
+type AnyDoc = RxDocumentData<Doc>;
+type ChangeBulk = EventBulk<RxStorageChangeEvent<AnyDoc>, unknown>;
+
+/**
+ * One encrypted collection's storage instance over the underlying (Dexie) one. Plain documents
+ * above, stored forms below; every list goes through the codec in one batch.
+ */
+class EncryptedInstance<Internals, Options> implements RxStorageInstance<Doc, Internals, Options> {
+  readonly databaseName: string;
+  readonly internals: Readonly<Internals>;
+  readonly options: Readonly<Options>;
+  readonly schema: Readonly<RxJsonSchema<AnyDoc>>;
+  readonly collectionName: string;
+  /** The wrapped instance (tests walk down to the raw store through it, as with RxDB's wrappers). */
+  readonly originalStorageInstance: RxStorageInstance<Doc, Internals, Options>;
+
+  private readonly changes = new Subject<ChangeBulk>();
+  private readonly source: Subscription;
+  /** Change-event bulks whose records are still being opened (emitted in order, see `receive`). */
+  private pending: Promise<void> | null = null;
+
+  constructor(
+    schema: RxJsonSchema<AnyDoc>,
+    private readonly inner: RxStorageInstance<Doc, Internals, Options>,
+    private readonly codec: DocumentCodec,
+    private readonly fields: readonly string[],
+  ) {
+    this.databaseName = inner.databaseName;
+    this.internals = inner.internals;
+    this.options = inner.options;
+    this.schema = schema;
+    this.collectionName = inner.collectionName;
+    this.originalStorageInstance = inner;
+    this.source = inner.changeStream().subscribe({
+      next: (bulk) => this.receive(bulk as ChangeBulk),
+      error: (error: unknown) => this.changes.error(error),
+      complete: () => this.changes.complete(),
+    });
+  }
+
+  /**
+   * Decrypts a bulk of change events once for every subscriber. Events of a write just made are
+   * known to the codec and pass synchronously; a bulk that needs opening (another tab's write)
+   * waits its turn, so bulks always come out in the order they went in.
+   */
+  private receive(bulk: ChangeBulk): void {
+    let decoded: ChangeBulk | Promise<ChangeBulk>;
+    try {
+      decoded = this.decodeBulk(bulk);
+    } catch (error) {
+      decoded = Promise.reject(error);
+    }
+    if (this.pending === null && !(decoded instanceof Promise)) {
+      this.changes.next(decoded);
+      return;
+    }
+    const turn: Promise<void> = (this.pending ?? Promise.resolve())
+      .then(() => decoded)
+      .then(
+        (ready) => this.changes.next(ready),
+        (error: unknown) => this.changes.error(error),
+      )
+      .then(() => {
+        if (this.pending === turn) this.pending = null;
+      });
+    this.pending = turn;
+  }
+
+  private decodeBulk(bulk: ChangeBulk): ChangeBulk | Promise<ChangeBulk> {
+    const stored: Doc[] = [];
+    for (const event of bulk.events) {
+      if (event.documentData) stored.push(event.documentData);
+      if (event.previousDocumentData) stored.push(event.previousDocumentData);
+    }
+    const build = (plain: readonly Doc[]): ChangeBulk => {
+      let next = 0;
+      const events = bulk.events.map((event) => ({
+        operation: event.operation,
+        documentId: event.documentId,
+        documentData: (event.documentData ? plain[next++] : event.documentData) as AnyDoc,
+        previousDocumentData: (event.previousDocumentData ? plain[next++] : event.previousDocumentData) as AnyDoc | undefined,
+        isLocal: false,
+      })) as RxStorageChangeEvent<AnyDoc>[];
+      return { id: bulk.id, events, checkpoint: bulk.checkpoint, context: bulk.context };
+    };
+    const plain = this.codec.decryptMany(stored);
+    return plain instanceof Promise ? plain.then(build) : build(plain);
+  }
+
+  async bulkWrite(rows: BulkWriteRow<Doc>[], context: string): Promise<RxStorageBulkWriteResponse<Doc>> {
+    // One batch for every document and every `previous` (mostly known: RxDB read it through here).
+    const plain: Doc[] = [];
+    for (const row of rows) {
+      plain.push(row.document);
+      if (row.previous) plain.push(row.previous);
+    }
+    const stored = await this.codec.encryptMany(plain);
+    let next = 0;
+    const storedRows = rows.map((row) => {
+      const document = stored[next++] as AnyDoc;
+      return row.previous ? { document, previous: stored[next++] as AnyDoc } : { document };
+    });
+    const result = await this.inner.bulkWrite(storedRows, context);
+    const error = result.error.length > 0 ? await this.decryptErrors(result.error, rows) : [];
+    // RxDB: every change event of a write is out before the write resolves.
+    while (this.pending) await this.pending;
+    return { error };
+  }
+
+  /**
+   * A refused write names the plain row it refused (the caller's own row: the storage below may
+   * have copied it, as Dexie's does in development) and the stored document, decrypted.
+   */
+  private async decryptErrors(errors: RxStorageWriteError<Doc>[], rows: readonly BulkWriteRow<Doc>[]): Promise<RxStorageWriteError<Doc>[]> {
+    const primaryPath = getPrimaryFieldOfPrimaryKey(this.schema.primaryKey) as string;
+    const rowById = new Map<string, BulkWriteRow<Doc>>();
+    for (const row of rows) rowById.set(String(row.document[primaryPath]), row);
+    const storedInDb = (error: RxStorageWriteError<Doc>) => ('documentInDb' in error ? (error.documentInDb as Doc | undefined) : undefined);
+    const inDb = errors.flatMap((error) => {
+      const found = storedInDb(error);
+      return found ? [found] : [];
+    });
+    const plainInDb = await this.codec.decryptMany(inDb);
+    let next = 0;
+    return Promise.all(
+      errors.map(async (error) => {
+        const documentInDb = storedInDb(error) ? (plainInDb[next++] as AnyDoc) : undefined;
+        const writeRow = rowById.get(error.documentId) ?? (await this.decryptRow(error.writeRow));
+        return (documentInDb ? { ...error, writeRow, documentInDb } : { ...error, writeRow }) as RxStorageWriteError<Doc>;
+      }),
+    );
+  }
+
+  /** A stored row back to plain (only for an error about a row this write did not contain). */
+  private async decryptRow(row: BulkWriteRow<Doc>): Promise<BulkWriteRow<Doc>> {
+    const [document, previous] = await this.codec.decryptMany(row.previous ? [row.document, row.previous] : [row.document]);
+    return previous ? { document: document as AnyDoc, previous: previous as AnyDoc } : { document: document as AnyDoc };
+  }
+
+  async findDocumentsById(ids: string[], withDeleted: boolean): Promise<AnyDoc[]> {
+    const found = await this.inner.findDocumentsById(ids, withDeleted);
+    return (await this.codec.decryptMany(found)) as AnyDoc[];
+  }
+
+  async query(prepared: PreparedQuery<Doc>): Promise<RxStorageQueryResult<Doc>> {
+    assertQueryAvoidsEncrypted(prepared.query as FilledMangoQuery<unknown>, this.fields, this.collectionName);
+    const result = await this.inner.query(prepared);
+    return { documents: (await this.codec.decryptMany(result.documents)) as AnyDoc[] };
+  }
+
+  count(prepared: PreparedQuery<Doc>): Promise<RxStorageCountResult> {
+    try {
+      assertQueryAvoidsEncrypted(prepared.query as FilledMangoQuery<unknown>, this.fields, this.collectionName);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.inner.count(prepared);
+  }
+
+  getAttachmentData(documentId: string, attachmentId: string, digest: string): Promise<Blob> {
+    return this.inner.getAttachmentData(documentId, attachmentId, digest);
+  }
+
+  get getChangedDocumentsSince(): RxStorageInstance<Doc, Internals, Options>['getChangedDocumentsSince'] {
+    const inner = this.inner;
+    if (!inner.getChangedDocumentsSince) return undefined;
+    return async (limit: number, checkpoint?: unknown) => {
+      const result = await inner.getChangedDocumentsSince!(limit, checkpoint);
+      return { checkpoint: result.checkpoint, documents: (await this.codec.decryptMany(result.documents)) as AnyDoc[] };
+    };
+  }
+
+  changeStream(): Observable<ChangeBulk> {
+    return this.changes.asObservable();
+  }
+
+  cleanup(minimumDeletedTime: number): Promise<boolean> {
+    return this.inner.cleanup(minimumDeletedTime);
+  }
+
+  async close(): Promise<void> {
+    this.source.unsubscribe();
+    this.changes.complete();
+    await this.inner.close();
+  }
+
+  async remove(): Promise<void> {
+    this.source.unsubscribe();
+    this.changes.complete();
+    await this.inner.remove();
+  }
+}
+
 /** Wraps a storage so every collection with `schema.encrypted` is encrypted at rest with `key`. */
 export function wrappedFieldEncryptionStorage<Internals, InstanceCreationOptions>(
   args: EncryptedStorageArgs<Internals, InstanceCreationOptions>,
@@ -376,31 +363,18 @@ export function wrappedFieldEncryptionStorage<Internals, InstanceCreationOptions
 
       const fields = [...(params.schema.encrypted ?? [])];
       const instance = await storage.createStorageInstance({ ...params, schema: toStorageSchema(params.schema) });
-      const codec = createDocumentCodec<RxDocumentData<RxDocType>, string>({
+      const codec = createDocumentCodec({
         key,
         collection: params.collectionName,
         primaryPath: getPrimaryFieldOfPrimaryKey(params.schema.primaryKey) as string,
         fields,
       });
-      const encrypting = inCallOrder();
-      const decrypting = inCallOrder();
-      const wrapped = wrapRxStorageInstance<RxDocType>(
-        params.schema,
-        instance,
-        (doc) => encrypting(() => codec.encrypt(doc as RxDocumentData<RxDocType>)) as unknown as RxDocumentData<unknown> | Promise<RxDocumentData<unknown>>,
-        (doc) => decrypting(() => codec.decrypt(doc as Encrypted<RxDocumentData<RxDocType>, string>)),
-      );
-      const query = wrapped.query.bind(wrapped);
-      const count = wrapped.count.bind(wrapped);
-      wrapped.query = (prepared) => {
-        assertQueryAvoidsEncrypted(prepared.query as FilledMangoQuery<unknown>, fields, params.collectionName);
-        return query(prepared);
-      };
-      wrapped.count = (prepared) => {
-        assertQueryAvoidsEncrypted(prepared.query as FilledMangoQuery<unknown>, fields, params.collectionName);
-        return count(prepared);
-      };
-      return wrapped as RxStorageInstance<RxDocType, Internals, InstanceCreationOptions>;
+      return new EncryptedInstance(
+        params.schema as unknown as RxJsonSchema<AnyDoc>,
+        instance as unknown as RxStorageInstance<Doc, Internals, InstanceCreationOptions>,
+        codec,
+        fields,
+      ) as unknown as RxStorageInstance<RxDocType, Internals, InstanceCreationOptions>;
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
-import { useStore } from '../create-store';
+import { useStore, useStoreSelector } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
 import { replicationStatus } from '../replication/sync-status';
@@ -26,7 +26,9 @@ export function useLive<T>(
   isEmpty: (data: T) => boolean,
 ): Live<T> {
   const open = useReplica();
-  const firstPullPending = useStore(replicationStatus).firstPullPending.has(collection);
+  // Only this collection's flag: the status changes with every request of every replication (17 at
+  // start), and each change re-rendered every screen that reads the replica.
+  const firstPullPending = useStoreSelector(replicationStatus, (status) => status.firstPullPending.has(collection));
   const [state, setState] = useState<{ open: OpenReplica; factory: unknown; data: T } | null>(null);
 
   useEffect(() => {

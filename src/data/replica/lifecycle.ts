@@ -14,7 +14,7 @@ import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
-import { startReplication, type ReplicationHandle, type ReplicationOptions } from '../replication/controller';
+import { atOnce, startReplication, type ReplicationHandle, type ReplicationOptions } from '../replication/controller';
 import { resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
@@ -118,7 +118,9 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
     replicaStore.set(current);
     if (opts.replicate !== false && (!replication || replication.stopped || identityChanged)) {
       await replication?.stop();
-      replication = startReplication(current, { prefetch, ...opts.replication });
+      // A start from the stored session has data to show: the screen reads first, the pulls follow.
+      // A sign-in's replica is empty and its screens wait for the pulls: at once.
+      replication = startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication });
     }
     return current;
   });

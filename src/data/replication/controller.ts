@@ -60,6 +60,43 @@ export interface ReplicationOptions {
   readonly liveTriggers?: boolean;
   /** The signed-in person's store of answers the service worker pulled ahead on a push (../prefetch). */
   readonly prefetch?: PrefetchLink;
+  /**
+   * When the pulls start (`start` is called once; the returned function cancels). Default
+   * `afterFirstScreen` (in a page, after the first screen; elsewhere at once); `atOnce` at sign-in.
+   */
+  readonly startWhen?: (start: () => void) => () => void;
+}
+
+/** Starts the pulls at once (sign-in: the replica is empty and the screens wait for them). */
+export function atOnce(start: () => void): () => void {
+  start();
+  return () => undefined;
+}
+
+/** How long a warm start leaves the first screen to itself before the pulls set up. */
+export const FIRST_SCREEN_MS = 500;
+
+/**
+ * In a page opened with the replica already filled (a reload, an offline start): starts the pulls
+ * after the first screen, then at the next idle moment (at most a second later). The screen reads
+ * the replica first; 17 replications setting up their checkpoints, their leader election and
+ * their first requests (which fail at once offline) no longer compete with it for the main thread
+ * and IndexedDB (issue 13). Outside a page (tests, Node) at once.
+ */
+export function afterFirstScreen(start: () => void): () => void {
+  if (typeof window === 'undefined') return atOnce(start);
+  const idle = globalThis as { requestIdleCallback?: (run: () => void, options: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  let idleId: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+    timer = undefined;
+    // Safari has no requestIdleCallback: the delay alone.
+    if (typeof idle.requestIdleCallback === 'function') idleId = idle.requestIdleCallback(start, { timeout: 1_000 });
+    else start();
+  }, FIRST_SCREEN_MS);
+  return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    if (idleId !== undefined) idle.cancelIdleCallback?.(idleId);
+  };
 }
 
 export interface ReplicationHandle {
@@ -182,26 +219,24 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   const rotaHome = identity.homeId ?? identity.homeIds[0] ?? null;
 
-  function startAll(): void {
+  /** Every replication this person has (the comment threads come and go with their screens). */
+  function planned(): Replicated[] {
+    const all: Replicated[] = [];
     if (identity.residentId) {
-      run(residentReplication(identity.residentId));
-      run(calendarReplication(identity.residentId));
-      if (identity.homeIds.length > 0) run(staffReplication(identity.residentId));
-      run(tasksReplication(identity.residentId, 'current'));
-      run(tasksReplication(identity.residentId, 'completed'));
-      run(pointsReplication(identity.residentId));
-      run(rewardsReplication(identity.residentId));
-      run(rewardHistoryReplication(identity.residentId));
+      all.push(residentReplication(identity.residentId), calendarReplication(identity.residentId));
+      if (identity.homeIds.length > 0) all.push(staffReplication(identity.residentId));
+      all.push(
+        tasksReplication(identity.residentId, 'current'),
+        tasksReplication(identity.residentId, 'completed'),
+        pointsReplication(identity.residentId),
+        rewardsReplication(identity.residentId),
+        rewardHistoryReplication(identity.residentId),
+      );
     }
-    if (rotaHome) run(rotaReplication(rotaHome, rotaDay));
-    run(eventTypesReplication());
-    run(feedbackReplication());
-    run(journalReplication());
-    run(voiceReplication());
-    run(voiceCategoriesReplication());
-    run(emojisReplication());
-    run(formsReplication());
-    if (identity.residentId) run(documentsReplication());
+    if (rotaHome) all.push(rotaReplication(rotaHome, rotaDay));
+    all.push(eventTypesReplication(), feedbackReplication(), journalReplication(), voiceReplication(), voiceCategoriesReplication(), emojisReplication(), formsReplication());
+    if (identity.residentId) all.push(documentsReplication());
+    return all;
   }
 
   const holders = new Map<string, number>();
@@ -272,14 +307,28 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     cleanups.push(() => clearInterval(dayTimer));
   }
 
-  options.prefetch?.refresh();
-  startAll();
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  // Pending from now, not from when the pulls start: an empty replica shows "loading", never "nothing yet".
+  const replications = planned();
+  for (const replicated of replications) updatePull(replicated.key, replicated.config.collection, { firstPullPending: true });
+  // The tabs elect their leader meanwhile (it takes a second or two), so the pulls can go when their turn comes.
+  let leadership: Promise<unknown> | null = null;
   if (db.multiInstance && (options.waitForLeadership ?? true)) {
     addRxPlugin(RxDBLeaderElectionPlugin);
-    void db.waitForLeadership().then(leaderDuties, () => undefined);
-  } else {
-    leaderDuties();
+    leadership = db.waitForLeadership();
   }
+  function begin(): void {
+    markStarted();
+    if (stopped) return;
+    options.prefetch?.refresh();
+    for (const replicated of replications) run(replicated);
+    if (leadership) void leadership.then(leaderDuties, () => undefined);
+    else leaderDuties();
+  }
+  const cancelStart = (options.startWhen ?? afterFirstScreen)(begin);
 
   const handle: ReplicationHandle = {
     reSync,
@@ -289,14 +338,18 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     },
     states: () => new Map([...running].map(([key, entry]) => [key, entry.state])),
     async awaitInitial() {
+      await started;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
     },
     async awaitInSync() {
+      await started;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInSync()));
     },
     async stop() {
       if (stopped) return;
       stopped = true;
+      cancelStart();
+      markStarted();
       cleanups.splice(0).forEach((fn) => fn());
       await Promise.all([...running.keys()].map((key) => cancel(key)));
       patchStatus({ syncing: false, firstPullPending: new Set(), pulls: new Map() });

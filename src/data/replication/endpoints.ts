@@ -29,7 +29,7 @@ import { keepDocuments } from '../documents/keeper';
 import type { OpenReplica } from '../replica/replica-store';
 import { rewardLookupOf } from '../replica/rewards';
 import { pruneTaskOverlays } from '../replica/task-overlays';
-import type { PullConfig } from './pull';
+import { SHORT_ROWS_PER_PAGE, type PullConfig } from './pull';
 import { cacheRewardPictures } from './reward-pictures';
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */
@@ -69,6 +69,7 @@ export function staffReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'staff',
     identifier: `staff:${residentId}`,
+    perPage: SHORT_ROWS_PER_PAGE,
     path: paths.associatedUsers.build(residentId),
     schema: associatedUsersPageSchema,
     toDoc: strip,
@@ -96,6 +97,7 @@ export function calendarReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'calendar',
     identifier: `calendar:${residentId}`,
+    perPage: SHORT_ROWS_PER_PAGE,
     path: paths.calendarInstances.build(residentId),
     schema: calendarPageSchema,
     toDoc: (row) => ({ ...strip(row), sort_key: `${row.start_date}T${row.start_time ?? '00:00'}` }),
@@ -280,6 +282,7 @@ export function pointsReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'points',
     identifier: `points:${residentId}`,
+    perPage: SHORT_ROWS_PER_PAGE,
     path: paths.residentPoints.build(residentId),
     schema: pointsPageSchema,
     toDoc: (row) => ({
@@ -346,6 +349,7 @@ export function rewardHistoryReplication(residentId: string): Replicated {
     kind: 'pages',
     collection: 'points',
     identifier: `reward_history:${residentId}`,
+    perPage: SHORT_ROWS_PER_PAGE,
     path: paths.rewardsHistory.build(residentId),
     schema: rewardExchangePageSchema,
     toDoc: rewardExchangeDocOf,

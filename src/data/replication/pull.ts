@@ -17,10 +17,10 @@
  *   success says which request this replication makes next (the controller keeps it for the
  *   worker's next push once the replication is idle, so it never competes with the page's writes).
  */
-import type { RxCollection, WithDeleted } from 'rxdb';
+import type { RxCollection, RxDocument, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { z } from 'zod';
-import type { Checkpoint } from '@/contract/sync';
+import { MAX_PAGE_SIZE, type Checkpoint } from '@/contract/sync';
 import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
@@ -30,6 +30,14 @@ import { keepLocalChange, type ReplicaCollectionName } from '../replica/local-wr
 import { SYNCED, syncFields } from '../replica/types';
 
 export const DEFAULT_PER_PAGE = 100;
+/**
+ * Page size of collections whose rows are short and of fixed shape (calendar instances, the points
+ * ledger and reward history, staff): the server's most (src/contract/sync.ts). An initial sync of
+ * 5,000 calendar instances is 11 requests instead of 51; every page costs a round trip on a poor
+ * connection, a server query that sorts the whole range, and an RxDB write. Rows with free text up
+ * to 5,000 characters or form definitions (entries, feedback, tasks, documents, forms) keep 100.
+ */
+export const SHORT_ROWS_PER_PAGE = MAX_PAGE_SIZE;
 
 interface SyncedRow {
   id: string;
@@ -196,12 +204,30 @@ export function startPull<Row extends SyncedRow>(
     const next = page.meta.checkpoint ?? checkpoint;
     events.onSuccess(generic, !page.meta.has_more);
     if (prefetch) recordNext(requestUrl(withQuery(generic.path, pagedQuery(generic, next, batchSize))));
-    return { documents: page.data.map(withSync), checkpoint: next };
+    const documents = page.data.map(withSync);
+    pageLookup = lookUpLocal(documents.map((doc) => doc.id));
+    return { documents, checkpoint: next };
+  };
+
+  /**
+   * The stored copies of a page's documents, read in one storage call when the page arrives (RxDB
+   * runs the modifier right after the handler, once per document): a read per document was one
+   * IndexedDB transaction per document of an initial sync.
+   */
+  let pageLookup: { ids: ReadonlySet<string>; found: Promise<ReadonlyMap<string, RxDocument>> } | null = null;
+  const lookUpLocal = (ids: string[]) => ({
+    ids: new Set(ids),
+    found: ids.length > 0 ? collection.findByIds(ids).exec() : Promise.resolve(new Map<string, RxDocument>()),
+  });
+  const stored = async (id: string): Promise<RxDocument | null> => {
+    const lookup = pageLookup;
+    if (lookup?.ids.has(id)) return (await lookup.found).get(id) ?? null;
+    return collection.findOne(id).exec();
   };
 
   /** A pending or failed optimistic document stays; the server's copy waits in `sync_server`. */
   const modifier = async (incoming: WithDeleted<Doc>): Promise<WithDeleted<Doc>> => {
-    const local = await collection.findOne(incoming.id).exec();
+    const local = await stored(incoming.id);
     if (!local) return incoming;
     const current = local.toMutableJSON() as Doc & { sync_state?: string };
     if (current.sync_state === 'synced' || current.sync_state === undefined) return incoming;

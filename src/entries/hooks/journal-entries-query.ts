@@ -1,12 +1,12 @@
 /**
  * The journal list over the replica: newest first, searched and filtered on the device (no
  * network). The date range runs in the query itself, on the clear, indexed `sort_key`
- * (`entry_date`T`entry_time`), so with no other filter only one page (`limit` + 1) is read. Search,
+ * (`entry_date`T`entry_time`), walked backwards, so with no other filter only one page (`limit` + 1) is read. Search,
  * reaction and sharing need the decrypted text (encrypted fields cannot be queried): the range is
  * read whole, in order, and filtered in memory; the documents are already decrypted in RxDB's
  * cache, so for 1,000 entries that is a pass over 1,000 small objects per change.
  */
-import type { MangoQuerySelector, RxCollection } from 'rxdb';
+import type { MangoQuerySelector, MangoQuerySortPart, RxCollection } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import type { JournalDoc } from '../../data/replica/types';
@@ -73,12 +73,19 @@ function matcher(search: string, filters: JournalFilters): ((entry: JournalDoc) 
 
 const journalOf = (db: ReplicaDatabase): RxCollection<JournalDoc> => db.journal as unknown as RxCollection<JournalDoc>;
 
+/**
+ * Newest first, and the id descending between entries of the same minute: every part descending,
+ * so the replica walks its `sort_key` index backwards and stops after the page
+ * (src/data/database/descending-queries.ts) instead of reading and sorting every entry.
+ */
+const NEWEST_FIRST: MangoQuerySortPart<JournalDoc>[] = [{ sort_key: 'desc' }, { id: 'desc' }];
+
 /** Newest first (entry_date, entry_time descending), `limit` at a time; search and filters on the device. */
 export function journalEntries$(db: ReplicaDatabase, search: string, limit: number, filters: JournalFilters = {}): Observable<EntriesPage<JournalDoc>> {
   const size = Math.max(1, Math.floor(limit));
   const selector = dateRangeSelector(filters);
   const matches = matcher(search, filters);
-  const sort = [{ sort_key: 'desc' as const }];
+  const sort = NEWEST_FIRST;
   const query = matches ? journalOf(db).find({ selector, sort }) : journalOf(db).find({ selector, sort, limit: size + 1 });
   return query.$.pipe(
     map((docs) => {
@@ -92,6 +99,6 @@ export function journalEntries$(db: ReplicaDatabase, search: string, limit: numb
 /** The reactions the young person has used in their journal, each once, most recent first. */
 export function journalReactions$(db: ReplicaDatabase): Observable<string[]> {
   return journalOf(db)
-    .find({ sort: [{ sort_key: 'desc' }] })
+    .find({ sort: NEWEST_FIRST })
     .$.pipe(map((docs) => [...new Set(docs.map((doc) => (doc.toJSON() as JournalDoc).reaction).filter((r): r is string => Boolean(r)))]));
 }

@@ -30,10 +30,14 @@ export function useJournalEntries({ search = '', limit, filters = {} }: JournalE
   return useLive('journal', factory, emptyPage, (page) => page.items.length === 0);
 }
 
-/** The reactions the young person has used in their journal (for the list's reaction filter). */
-export function useJournalReactions(): Live<string[]> {
+/**
+ * The reactions the young person has used in their journal (for the list's reaction filter).
+ * They are encrypted, so this reads and decrypts every entry: `enabled` false holds it back (the
+ * list asks once its first page is on screen, so 1,000 entries do not delay the first 20).
+ */
+export function useJournalReactions(enabled = true): Live<string[]> {
   const factory = useCallback((open: OpenReplica) => journalReactions$(open.db), []);
-  return useLive('journal', factory, noReactions, (list) => list.length === 0);
+  return useLive('journal', enabled ? factory : null, noReactions, (list) => list.length === 0);
 }
 
 /** One journal entry (null when missing). */

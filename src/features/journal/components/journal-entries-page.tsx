@@ -35,7 +35,8 @@ export function JournalEntriesPage() {
   const [limit, setLimit] = useState(PAGE_SIZE);
   const entries = useJournalEntries({ search, limit, filters });
   const emojis = useEmojis();
-  const used = useJournalReactions();
+  // The feeling filter's choices read every entry: asked for once the first page is shown.
+  const used = useJournalReactions(!entries.loading);
   const { items, hasMore } = entries.data;
   const filtering = isFiltering(filters);
 

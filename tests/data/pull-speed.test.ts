@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Account } from '@/contract/users';
+import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
+import type { OpenReplica } from '@/data/replica/replica-store';
+import { startReplication, type ReplicationHandle } from '@/data/replication/controller';
+import { replicationStatus } from '@/data/replication/sync-status';
+import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { startSyncServer, type SyncTestServer } from './support/sync-server';
+
+let sync: SyncTestServer;
+let account: Account;
+const handles: ReplicationHandle[] = [];
+const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+
+beforeAll(async () => {
+  sync = await startSyncServer();
+  account = await sync.signIn('jamie');
+});
+afterAll(async () => {
+  await sync?.close();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(handles.splice(0).map((h) => h.stop()));
+  await closeReplica();
+});
+
+const openFresh = (): Promise<OpenReplica> => openReplicaForAccount(account, uniqueName('site'), replica);
+const requestsTo = (suffix: string, from: number) => sync.requests.slice(from).filter((r) => r.url.pathname.endsWith(suffix));
+
+describe('initial sync (issue 13)', () => {
+  it('pulls the calendar 500 rows a page and the journal 100, as the app configures them', async () => {
+    const open = await openFresh();
+    const before = sync.requests.length;
+    const handle = startReplication(open, { liveTriggers: false, retryTime: 200 });
+    handles.push(handle);
+    await handle.awaitInitial();
+    expect(requestsTo('/instances', before).map((r) => r.url.searchParams.get('per_page'))).toContain('500');
+    expect(requestsTo('/instances', before).every((r) => r.url.searchParams.get('per_page') === '500')).toBe(true);
+    expect(requestsTo('/journal/entries', before).every((r) => r.url.searchParams.get('per_page') === '100')).toBe(true);
+  });
+
+  it("reads a pulled page's stored copies in one call, not once per document", async () => {
+    const open = await openFresh();
+    const findOne = vi.spyOn(open.db.calendar, 'findOne');
+    const findByIds = vi.spyOn(open.db.calendar, 'findByIds');
+    const handle = startReplication(open, { liveTriggers: false, retryTime: 200, perPage: 5 });
+    handles.push(handle);
+    await handle.awaitInitial();
+    const pulled = await open.db.calendar.count().exec();
+    expect(pulled).toBeGreaterThan(10);
+    expect(findOne).not.toHaveBeenCalled();
+    expect(findByIds.mock.calls.length).toBeLessThanOrEqual(Math.ceil(pulled / 5) + 1);
+  });
+
+  it('a warm start shows what the replica holds first: the pulls wait for their turn, the collections are pending from the start', async () => {
+    const open = await openFresh();
+    const before = sync.requests.length;
+    let start: (() => void) | null = null;
+    const cancel = vi.fn();
+    const handle = startReplication(open, {
+      liveTriggers: false,
+      retryTime: 200,
+      startWhen: (begin) => {
+        start = begin;
+        return cancel;
+      },
+    });
+    handles.push(handle);
+    let initial = false;
+    void handle.awaitInitial().then(() => {
+      initial = true;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // Pending (the screens say "loading", not "nothing yet") and nothing asked of the server.
+    expect(replicationStatus.get().firstPullPending.has('calendar')).toBe(true);
+    expect(replicationStatus.get().firstPullPending.has('journal')).toBe(true);
+    expect(handle.states().size).toBe(0);
+    expect(sync.requests.length).toBe(before);
+    expect(initial).toBe(false);
+
+    start!();
+    await handle.awaitInitial();
+    expect(await open.db.calendar.count().exec()).toBeGreaterThan(10);
+    expect(replicationStatus.get().firstPullPending.size).toBe(0);
+  });
+
+  it('stopped before its turn, it never starts', async () => {
+    const open = await openFresh();
+    const before = sync.requests.length;
+    let start: (() => void) | null = null;
+    const cancel = vi.fn();
+    const handle = startReplication(open, {
+      liveTriggers: false,
+      startWhen: (begin) => {
+        start = begin;
+        return cancel;
+      },
+    });
+    await handle.stop();
+    expect(cancel).toHaveBeenCalledTimes(1);
+    start!();
+    await handle.awaitInitial();
+    expect(handle.states().size).toBe(0);
+    expect(sync.requests.length).toBe(before);
+    expect(replicationStatus.get().firstPullPending.size).toBe(0);
+  });
+});
