@@ -1,0 +1,109 @@
+/**
+ * The JS each route of the PWA needs, reckoned from the build (issue 13, deterministic budgets):
+ * Vite's manifest (dist/.vite/manifest.json) gives every chunk's static imports; a route needs the
+ * static closure of index.html's entry, of its page's lazy module and, signed in, of the modules
+ * the app loads at a signed-in start (SIGNED_IN_START). Bytes are what the server sends to a browser
+ * that accepts brotli (the `.br` copy, or the file when it has none: under 1 KiB), and to one that
+ * accepts only gzip.
+ *
+ * Used by tests/build/budgets.test.ts (the budgets) and scripts/bench/lighthouse.ts (the report).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Manifest keys of what a signed-in start loads besides the page (src/app/start-data.ts, src/app/routes.tsx). */
+export const SIGNED_IN_START = ['src/app/layouts/signed-in-shell.tsx', 'src/app/start-signed-in.ts', 'src/data/replica/lifecycle.ts'] as const;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+export interface RoutePage {
+  /** The route's path as written in routes.tsx ('/' for the index route). */
+  readonly path: string;
+  /** The page module, as the manifest names it (src/...). */
+  readonly module: string;
+  readonly signedIn: boolean;
+}
+
+/**
+ * The pages of src/app/routes.tsx: each `import('@/…')` with the `path` (or `index: true`) written
+ * before it; those after the signed-in shell's marker (`SIGNED_IN_SHELL`) are signed in.
+ */
+export function routePages(routesSource: string): RoutePage[] {
+  const marker = routesSource.indexOf('SIGNED_IN_SHELL');
+  if (marker < 0) throw new Error('routes.tsx has no SIGNED_IN_SHELL marker');
+  const pages: RoutePage[] = [];
+  // A `path` (or `index: true`) and the first lazy import after it, with no other route's path between.
+  const pattern = /(?:path:\s*'([^']*)'|index:\s*true)(?:(?!path:|index:)[\s\S])*?import\('@\/([^']+)'\)/g;
+  for (const match of routesSource.matchAll(pattern)) {
+    const module = `src/${match[2]}.tsx`;
+    if (module.includes('layouts/')) continue;
+    const signedIn = (match.index ?? 0) > marker;
+    const path = match[1] === undefined ? '/' : `/${match[1]}`;
+    pages.push({ path, module, signedIn });
+  }
+  return pages;
+}
+
+export function readManifest(dist: string): Manifest {
+  return JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
+}
+
+/** The files of the static closure of these manifest keys (JS only). */
+export function staticClosure(manifest: Manifest, keys: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`not in the manifest: ${key}`);
+    if (chunk.file.endsWith('.js')) files.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  for (const key of keys) visit(key);
+  return [...files].sort();
+}
+
+const size = (path: string): number => statSync(path).size;
+
+/** Bytes sent for one file of dist/ to a browser accepting `encoding` (the copy if there is one, else the file). */
+export function servedBytes(dist: string, file: string, encoding: 'br' | 'gz' | 'identity'): number {
+  const path = join(dist, file);
+  if (encoding !== 'identity' && existsSync(`${path}.${encoding}`)) return size(`${path}.${encoding}`);
+  return size(path);
+}
+
+export interface RouteJs extends RoutePage {
+  readonly files: string[];
+  readonly raw: number;
+  readonly br: number;
+  readonly gz: number;
+}
+
+export function routeJs(dist: string, routesSource: string): RouteJs[] {
+  const manifest = readManifest(dist);
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry && key.endsWith('index.html'));
+  if (!entry) throw new Error('no index.html entry in the manifest');
+  const signedInStart = SIGNED_IN_START.filter((key) => key in manifest);
+  return routePages(routesSource).map((page) => {
+    const files = staticClosure(manifest, [entry, page.module, ...(page.signedIn ? signedInStart : [])]);
+    const sum = (encoding: 'br' | 'gz' | 'identity') => files.reduce((n, file) => n + servedBytes(dist, file, encoding), 0);
+    return { ...page, files, raw: sum('identity'), br: sum('br'), gz: sum('gz') };
+  });
+}
+
+/** The report form (bench): bytes per route path. */
+export function routeJsBudgets(dist: string, routesFile = join(dist, '../src/app/routes.tsx')) {
+  const routes: Record<string, { files: number; raw: number; br: number; gz: number }> = {};
+  for (const r of routeJs(dist, readFileSync(routesFile, 'utf8'))) routes[r.path] = { files: r.files.length, raw: r.raw, br: r.br, gz: r.gz };
+  return { routes };
+}
