@@ -11,11 +11,28 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Manifest keys of what a signed-in start loads besides the page (src/app/start-data.ts, src/app/routes.tsx). */
-export const SIGNED_IN_START = ['src/app/layouts/signed-in-shell.tsx', 'src/app/start-signed-in.ts', 'src/data/replica/lifecycle.ts'] as const;
+/**
+ * What every start loads besides the entry and the page: the service worker's registration
+ * (src/app/shell/service-worker.ts). Manifest keys, or chunk names for chunks without a source key.
+ */
+export const EVERY_START = ['virtual_pwa-register', 'workbox-window.prod.es5'] as const;
+
+/**
+ * What a signed-in start loads besides: the signed-in shell (src/app/routes.tsx), the signed-in
+ * style and the toasts (src/app/app-providers.tsx), the outbox's side (src/app/start-data.ts) and the
+ * replica (RxDB: src/data/replica/follow-session.ts).
+ */
+export const SIGNED_IN_START = [
+  'src/app/layouts/signed-in-shell.tsx',
+  'src/app/shell/signed-in-style-sync.tsx',
+  'src/app/shell/toaster.tsx',
+  'src/app/start-outbox-side.ts',
+  'lifecycle',
+] as const;
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -51,6 +68,12 @@ export function routePages(routesSource: string): RoutePage[] {
     pages.push({ path, module, signedIn });
   }
   return pages;
+}
+
+/** The manifest key of a module key or a chunk name; null when the build has no such chunk. */
+export function manifestKey(manifest: Manifest, keyOrName: string): string | null {
+  if (keyOrName in manifest) return keyOrName;
+  return Object.keys(manifest).find((key) => manifest[key]?.name === keyOrName) ?? null;
 }
 
 export function readManifest(dist: string): Manifest {
@@ -93,9 +116,11 @@ export function routeJs(dist: string, routesSource: string): RouteJs[] {
   const manifest = readManifest(dist);
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry && key.endsWith('index.html'));
   if (!entry) throw new Error('no index.html entry in the manifest');
-  const signedInStart = SIGNED_IN_START.filter((key) => key in manifest);
+  const keys = (list: readonly string[]) => list.map((name) => manifestKey(manifest, name)).filter((key): key is string => key !== null);
+  const everyStart = keys(EVERY_START);
+  const signedInStart = keys(SIGNED_IN_START);
   return routePages(routesSource).map((page) => {
-    const files = staticClosure(manifest, [entry, page.module, ...(page.signedIn ? signedInStart : [])]);
+    const files = staticClosure(manifest, [entry, ...everyStart, page.module, ...(page.signedIn ? signedInStart : [])]);
     const sum = (encoding: 'br' | 'gz' | 'identity') => files.reduce((n, file) => n + servedBytes(dist, file, encoding), 0);
     return { ...page, files, raw: sum('identity'), br: sum('br'), gz: sum('gz') };
   });

@@ -8,13 +8,13 @@
  * reckoning, tests/build/budgets.test.ts).
  *
  * Standalone too, for before/after runs against another checkout (its own build and server):
- *   tsx scripts/bench/lighthouse.ts [--root <checkout>] [--runs 3] [--no-build]
+ *   tsx scripts/bench/lighthouse.ts [--root <checkout>] [--runs 3] [--no-build] [--only login,dashboard,journal]
  * Ports: the server on LIGHTHOUSE_PORT (default 8196), Chromium's debugging port on the next one.
  * Chromium is CHROME_PATH (default /usr/bin/chromium), launched through chrome-launcher; nothing is
  * downloaded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ export interface LighthouseOptions {
   readonly runs?: number;
   /** Skip `npm run build` (dist/ is already built). */
   readonly build?: boolean;
+  /** Only these pages (login, dashboard, journal); default all. For quick looks, not for the record. */
+  readonly only?: readonly string[];
   readonly port?: number;
 }
 
@@ -135,6 +137,14 @@ async function lighthouseRuns(url: string, port: number, runs: number, warm: boo
       if (!outcome) throw new Error('no result');
       if (outcome.lhr.runtimeError) throw new Error(`${outcome.lhr.runtimeError.code}: ${outcome.lhr.runtimeError.message}`);
       result.runs.push(metricsOf(outcome.lhr));
+      // LIGHTHOUSE_DUMP=<dir>: every report in full, to open in a Lighthouse viewer when a number is off.
+      if (process.env.LIGHTHOUSE_DUMP) {
+        mkdirSync(process.env.LIGHTHOUSE_DUMP, { recursive: true });
+        const name = `${new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'login'}-${warm ? 'warm' : 'cold'}-${i}`;
+        writeFileSync(join(process.env.LIGHTHOUSE_DUMP, `${name}.json`), JSON.stringify(outcome.lhr));
+        const trace = (outcome.artifacts as { Trace?: unknown }).Trace;
+        if (trace) writeFileSync(join(process.env.LIGHTHOUSE_DUMP, `${name}.trace.json`), JSON.stringify(trace));
+      }
     } catch (error) {
       result.errors.push(String(error).slice(0, 300));
       if (result.errors.length >= 2) break;
@@ -234,6 +244,8 @@ export async function lighthouseBench(options: LighthouseOptions = {}) {
     }
   })();
 
+  // Another server on the port would be measured instead of this build: refuse.
+  if (await fetch(`${base}/api/health`).then(() => true, () => false)) throw new Error(`port ${port} is in use (LIGHTHOUSE_PORT)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-lighthouse-data-'));
   const server = spawn('npx', ['tsx', 'server/main.ts'], {
     cwd: root,
@@ -251,6 +263,7 @@ export async function lighthouseBench(options: LighthouseOptions = {}) {
     await waitForHealth(base, server, 120_000).catch((error: unknown) => {
       throw new Error(`${String(error)}; ${serverErr}`);
     });
+    const want = (page: string) => !options.only || options.only.includes(page);
     const transferred = await transferredJs(base);
 
     chrome = await chromeLauncher.launch({
@@ -261,10 +274,11 @@ export async function lighthouseBench(options: LighthouseOptions = {}) {
       logLevel: 'silent',
     });
     // Cold first: Lighthouse clears the origin's storage before each login run (and the profile is fresh).
-    const login = await lighthouseRuns(`${base}/`, chrome.port, runs, false);
-    await warmUp(base, chrome.port);
-    const dashboard = await lighthouseRuns(`${base}/dashboard`, chrome.port, runs, true);
-    const journal = await lighthouseRuns(`${base}/journal/entries`, chrome.port, runs, true);
+    const skipped = (url: string): PageRuns => ({ url, profile: 'warm', median: null, runs: [], errors: ['not asked for'] });
+    const login = want('login') ? await lighthouseRuns(`${base}/`, chrome.port, runs, false) : skipped(`${base}/`);
+    if (want('dashboard') || want('journal')) await warmUp(base, chrome.port);
+    const dashboard = want('dashboard') ? await lighthouseRuns(`${base}/dashboard`, chrome.port, runs, true) : skipped(`${base}/dashboard`);
+    const journal = want('journal') ? await lighthouseRuns(`${base}/journal/entries`, chrome.port, runs, true) : skipped(`${base}/journal/entries`);
     return { root, runs, pages: { login, dashboard, journal }, transferredJs: transferred, routeJsFromBuild: fromBuild };
   } finally {
     if (chrome) await chrome.kill();
@@ -309,7 +323,12 @@ if (isMain) {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
-  lighthouseBench({ root: arg('--root'), runs: arg('--runs') ? Number(arg('--runs')) : undefined, build: !process.argv.includes('--no-build') }).then(
+  lighthouseBench({
+    root: arg('--root'),
+    runs: arg('--runs') ? Number(arg('--runs')) : undefined,
+    build: !process.argv.includes('--no-build'),
+    only: arg('--only')?.split(','),
+  }).then(
     (result) => {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n\n`);
       process.stdout.write(`${lighthouseRows(result).map(([k, v]) => `${k.padEnd(36)}  ${v}`).join('\n')}\n`);
