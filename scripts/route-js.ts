@@ -1,12 +1,16 @@
 /**
- * The JS each route of the PWA needs, reckoned from the build (issue 13, deterministic budgets):
- * Vite's manifest (dist/.vite/manifest.json) gives every chunk's static imports; a route needs the
- * static closure of index.html's entry, of its page's lazy module and, signed in, of the modules
- * the app loads at a signed-in start (SIGNED_IN_START). Bytes are what the server sends to a browser
- * that accepts brotli (the `.br` copy, or the file when it has none: under 1 KiB), and to one that
- * accepts only gzip.
+ * The JS each route of the PWA needs, reckoned from the build (issue 13, deterministic budgets).
+ * Vite's manifest (dist/.vite/manifest.json) gives every chunk's static imports. A route's JS is the
+ * static closure of index.html's entry, of what every start loads (EVERY_START), of the page's lazy
+ * module and, for a signed-in page, of the signed-in shell the router loads with it (SIGNED_IN_SHELL):
+ * what the router and the start load for that address. The data engine a signed-in session loads
+ * once, whatever the route (the replica's RxDB and the outbox's side: SIGNED_IN_ENGINE), is reckoned
+ * on its own (`engineJs`), less what the entry already has. Bytes are what the server sends to a
+ * browser that accepts brotli (the `.br` copy, or the file when it has none: under 1 KiB), and to
+ * one that accepts only gzip.
  *
- * Used by tests/build/budgets.test.ts (the budgets) and scripts/bench/lighthouse.ts (the report).
+ * Used by tests/build/budgets.test.ts (the budgets) and scripts/bench/lighthouse.ts (the report,
+ * beside what the browser really downloads). docs/decisions.md "Page speed (issue 13)".
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,18 +21,16 @@ import { join } from 'node:path';
  */
 export const EVERY_START = ['virtual_pwa-register', 'workbox-window.prod.es5'] as const;
 
+/** What a signed-in page loads with it: the signed-in shell (src/app/routes.tsx) and style (src/app/app-providers.tsx). */
+export const SIGNED_IN_SHELL = ['src/app/layouts/signed-in-shell.tsx', 'src/app/shell/signed-in-style-sync.tsx'] as const;
+
 /**
- * What a signed-in start loads besides: the signed-in shell (src/app/routes.tsx), the signed-in
- * style and the toasts (src/app/app-providers.tsx), the outbox's side (src/app/start-data.ts) and the
- * replica (RxDB: src/data/replica/follow-session.ts).
+ * The data engine a signed-in session loads once, before its screens can show data: the outbox's
+ * side (src/app/start-data.ts) and the replica (RxDB: src/data/replica/follow-session.ts). Not
+ * counted: what loads once the replica is open (its replication, src/data/replica/lifecycle.ts) or
+ * when asked for (the toasts); the bench measures all of it in the browser.
  */
-export const SIGNED_IN_START = [
-  'src/app/layouts/signed-in-shell.tsx',
-  'src/app/shell/signed-in-style-sync.tsx',
-  'src/app/shell/toaster.tsx',
-  'src/app/start-outbox-side.ts',
-  'lifecycle',
-] as const;
+export const SIGNED_IN_ENGINE = ['src/app/start-outbox-side.ts', 'lifecycle'] as const;
 
 interface ManifestChunk {
   file: string;
@@ -105,30 +107,47 @@ export function servedBytes(dist: string, file: string, encoding: 'br' | 'gz' | 
   return size(path);
 }
 
-export interface RouteJs extends RoutePage {
+export interface RouteJs extends RoutePage, Bytes {}
+
+function entryKey(manifest: Manifest): string {
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry && key.endsWith('index.html'));
+  if (!entry) throw new Error('no index.html entry in the manifest');
+  return entry;
+}
+
+const keysOf = (manifest: Manifest, list: readonly string[]): string[] =>
+  list.map((name) => manifestKey(manifest, name)).filter((key): key is string => key !== null);
+
+export interface Bytes {
   readonly files: string[];
   readonly raw: number;
   readonly br: number;
   readonly gz: number;
 }
 
+function bytes(dist: string, files: string[]): Bytes {
+  const sum = (encoding: 'br' | 'gz' | 'identity') => files.reduce((n, file) => n + servedBytes(dist, file, encoding), 0);
+  return { files, raw: sum('identity'), br: sum('br'), gz: sum('gz') };
+}
+
 export function routeJs(dist: string, routesSource: string): RouteJs[] {
   const manifest = readManifest(dist);
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry && key.endsWith('index.html'));
-  if (!entry) throw new Error('no index.html entry in the manifest');
-  const keys = (list: readonly string[]) => list.map((name) => manifestKey(manifest, name)).filter((key): key is string => key !== null);
-  const everyStart = keys(EVERY_START);
-  const signedInStart = keys(SIGNED_IN_START);
-  return routePages(routesSource).map((page) => {
-    const files = staticClosure(manifest, [entry, ...everyStart, page.module, ...(page.signedIn ? signedInStart : [])]);
-    const sum = (encoding: 'br' | 'gz' | 'identity') => files.reduce((n, file) => n + servedBytes(dist, file, encoding), 0);
-    return { ...page, files, raw: sum('identity'), br: sum('br'), gz: sum('gz') };
-  });
+  const start = [entryKey(manifest), ...keysOf(manifest, EVERY_START)];
+  const shell = keysOf(manifest, SIGNED_IN_SHELL);
+  return routePages(routesSource).map((page) => ({ ...page, ...bytes(dist, staticClosure(manifest, [...start, page.module, ...(page.signedIn ? shell : [])])) }));
+}
+
+/** The signed-in engine's JS beyond what the entry has (every signed-in route needs it once). */
+export function engineJs(dist: string): Bytes {
+  const manifest = readManifest(dist);
+  const inEntry = new Set(staticClosure(manifest, [entryKey(manifest)]));
+  return bytes(dist, staticClosure(manifest, keysOf(manifest, SIGNED_IN_ENGINE)).filter((file) => !inEntry.has(file)));
 }
 
 /** The report form (bench): bytes per route path. */
 export function routeJsBudgets(dist: string, routesFile = join(dist, '../src/app/routes.tsx')) {
   const routes: Record<string, { files: number; raw: number; br: number; gz: number }> = {};
   for (const r of routeJs(dist, readFileSync(routesFile, 'utf8'))) routes[r.path] = { files: r.files.length, raw: r.raw, br: r.br, gz: r.gz };
-  return { routes };
+  const engine = engineJs(dist);
+  return { routes, signedInEngine: { files: engine.files.length, raw: engine.raw, br: engine.br, gz: engine.gz } };
 }

@@ -8,7 +8,7 @@ import { StyleSync } from './shell/style-sync';
 
 // Signed in, the style comes from the replica: its hooks load with the signed-in screens, not the entry.
 const SignedInStyleSync = lazy(() => import('./shell/signed-in-style-sync').then((m) => ({ default: m.SignedInStyleSync })));
-// notistack loads when a toast is asked for or likely (src/components/toast-queue.ts), or for a signed-in person.
+// notistack loads when a toast is asked for or likely (src/components/toast-queue.ts).
 const Toaster = lazy(() => import('./shell/toaster').then((m) => ({ default: m.Toaster })));
 
 type Router = ReturnType<typeof createBrowserRouter>;
@@ -33,9 +33,7 @@ function ThemeSync() {
 }
 
 function Toasts() {
-  const wanted = useToastsWanted();
-  const signedIn = useAccount() !== null;
-  return wanted || signedIn ? (
+  return useToastsWanted() ? (
     <Suspense fallback={null}>
       <Toaster />
     </Suspense>

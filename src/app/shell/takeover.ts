@@ -44,24 +44,28 @@ export function watchPrerendered(container: HTMLElement): Takeover | null {
     carryOver() {
       shell.removeEventListener('focusin', onFocus);
       if (shell.isConnected) return; // React has not replaced it (nothing to carry)
-      const counterpart = (field: Field): Field | null => {
-        const found = container.querySelector(`[name="${CSS.escape(field.name)}"]`);
-        return isField(found) && found.tagName === field.tagName ? found : null;
-      };
+      const now = [...container.querySelectorAll('input[name], select[name], textarea[name]')].filter(isField);
+      const counterpart = (field: Field): Field | null => now.find((other) => other.name === field.name && other.tagName === field.tagName) ?? null;
       for (const field of fields) {
-        const now = counterpart(field);
-        if (now && changed(field)) enter(now, field.value);
+        const other = counterpart(field);
+        if (other && changed(field)) enter(other, field.value);
       }
       const target = focused && counterpart(focused);
       if (target && focused) {
         target.focus({ preventScroll: true });
-        if (target instanceof HTMLInputElement && focused instanceof HTMLInputElement && focused.selectionStart !== null) {
+        const start = focused instanceof HTMLInputElement ? focused.selectionStart : null;
+        const end = focused instanceof HTMLInputElement ? (focused.selectionEnd ?? start) : null;
+        const place = () => {
+          if (!(target instanceof HTMLInputElement) || start === null || document.activeElement !== target) return;
           try {
-            target.setSelectionRange(focused.selectionStart, focused.selectionEnd);
+            target.setSelectionRange(start, end ?? start);
           } catch {
             // a type without a caret
           }
-        }
+        };
+        place();
+        // Again once React has rendered the values entered above (its controlled inputs set them anew).
+        setTimeout(place, 0);
       }
       const root = document.documentElement;
       if (root.hasAttribute(SENT_MARK)) {
