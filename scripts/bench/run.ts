@@ -7,6 +7,8 @@
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
+ *   f. Lighthouse, mobile defaults, median of 3: login (cold), dashboard and journal entries (warm profile)
+ *   g. (in f's run) JavaScript transferred per route, in the browser and from the build's manifest
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -18,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { browserBench } from './browser';
+import { lighthouseBench, lighthouseRows } from './lighthouse';
 import type * as DataSectionsModule from './data-sections';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,6 +68,7 @@ async function main() {
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
+    lighthouse: await section('f. Lighthouse (mobile, median of 3) and JS per route', () => lighthouseBench({ root })),
   };
 
   const report = {
@@ -123,6 +127,9 @@ async function main() {
       `median ${j.saveToList.medianMs} ms over ${j.saveToList.runs}${j.saveToList.duplicateMatches.length ? `; shown twice in ${j.saveToList.duplicateMatches.length} run(s)` : ''}${j.saveToList.errors.length ? `; errors: ${String(j.saveToList.errors[0]).slice(0, 60)}` : ''}`,
     ]);
   }
+  const f = sections.lighthouse;
+  if (f.ok) rows.push(...lighthouseRows(f.result as Awaited<ReturnType<typeof lighthouseBench>>));
+  else rows.push(['f. lighthouse', failed(f)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

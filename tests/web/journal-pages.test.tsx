@@ -10,7 +10,7 @@ import type { JournalEntriesQuery } from '@/entries/hooks/use-entries';
 import type * as EntriesHooks from '@/entries/hooks/use-entries';
 import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
 import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
-import { JournalEntriesPage } from '@/features/journal/components/journal-entries-page';
+import { JournalEntriesPage, SEARCH_DELAY_MS } from '@/features/journal/components/journal-entries-page';
 import { JournalPage } from '@/features/journal/components/journal-page';
 import { waitUntil } from '../support/wait';
 
@@ -178,6 +178,17 @@ describe('/journal/entries', () => {
     await waitUntil(() => expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 20, filters: {} }));
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(fake.queries.at(-1)).toEqual({ search: 'football', limit: 40, filters: {} });
+  });
+
+  it('"Load more" right after the list opens is kept (the search pause has nothing to reset)', async () => {
+    fake.entries = [entry()];
+    fake.hasMore = true;
+    const { user } = renderAt('/journal/entries');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
+    // Past the search's pause: before, it set the first page again.
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS + 200));
+    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
   });
 
   it('filters by date range, feeling and who can see it, on top of the search; each change starts from the first page', async () => {

@@ -49,12 +49,16 @@ export function JournalEntriesPage() {
   useEffect(() => markIndexVisited('journal'), []);
 
   useEffect(() => {
+    const next = typed.trim();
+    // Nothing new to search for (the first render, or typing back to the same words): the list and
+    // its "Load more" stay as they are.
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(typed.trim());
+      setSearch(next);
       setLimit(PAGE_SIZE);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, search]);
 
   const changeFilters = (next: JournalFilters) => {
     setFilters(next);
