@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/lint/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/build/**/*.test.ts'],
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: HOOK_TIMEOUT_MS,
         },

@@ -47,9 +47,13 @@ const gzipBytes = (path: string) => gzipSync(readFileSync(path), { level: 9 }).l
 export function bundleSizes(root: string) {
   const dist = join(root, 'dist');
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const entry = /<script[^>]+type="module"[^>]+src="\/?([^"]+)"/.exec(html)?.[1];
+  // The first-paint script names the modules since issue 13 (data-entry, data-preload); Vite's own tags before.
+  const entry = /<script[^>]+type="module"[^>]+src="\/?([^"]+)"/.exec(html)?.[1] ?? /data-entry="\/?([^"]+)"/.exec(html)?.[1];
   if (!entry) throw new Error('no module script in dist/index.html');
-  const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/?([^"]+)"/g)].map((m) => m[1] as string);
+  const preloads = [
+    ...[...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/?([^"]+)"/g)].map((m) => m[1] as string),
+    ...(/data-preload="([^"]*)"/.exec(html)?.[1] ?? '').split(' ').filter(Boolean).map((href) => href.replace(/^\//, '')),
+  ];
   const js = listFiles(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
   return {
     entry: { file: entry, bytes: statSync(join(dist, entry)).size, gzipBytes: gzipBytes(join(dist, entry)) },

@@ -9,6 +9,8 @@
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
  *   f. image check: old (CPU backend, one worker) vs new (WebAssembly, a pool of workers), scripts/bench/image-check.ts
  *   g. API load on PostgreSQL (BENCH_DATABASE_URL): health and signed-in pulls with autocannon (api-load.ts)
+ *   h. Lighthouse, mobile defaults, median of 3: login (cold), dashboard and journal entries (warm profile)
+ *   i. (in h's run) JavaScript transferred per route, in the browser and from the build's manifest
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -22,6 +24,7 @@ import { runnerImport } from 'vite';
 import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
 import { imageCheckBench } from './image-check';
+import { lighthouseBench, lighthouseRows } from './lighthouse';
 import type * as DataSectionsModule from './data-sections';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,6 +74,7 @@ async function main() {
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
     imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),
     apiLoad: await section('g. API load on PostgreSQL', () => apiLoadBench(root)),
+    lighthouse: await section('h. Lighthouse (mobile, median of 3) and JS per route', () => lighthouseBench({ root })),
   };
 
   const report = {
@@ -142,6 +146,9 @@ async function main() {
   const g = sections.apiLoad;
   if (g.ok) rows.push(...apiLoadRows(g.result as Parameters<typeof apiLoadRows>[0]));
   else rows.push(['g. API load (PostgreSQL)', failed(g)]);
+  const h = sections.lighthouse;
+  if (h.ok) rows.push(...lighthouseRows(h.result as Awaited<ReturnType<typeof lighthouseBench>>));
+  else rows.push(['h. lighthouse', failed(h)]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

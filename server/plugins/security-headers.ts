@@ -1,7 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isApiRequest } from '../lib/api-path';
+import { inlineScriptHashes } from '../lib/inline-scripts';
 
 /** The connect-src origins of regions whose API lives on another host (`{site}` becomes `*`). */
 function regionOrigins(regions: { api_base: string }[]): string[] {
@@ -39,8 +42,18 @@ function helmetHeaders(options: Readonly<HelmetOptions>): [string, string][] {
 }
 
 /**
- * A strict CSP for the PWA (no inline script, no eval, no framing), HSTS only when the request
- * really came over https, and no-store on every API answer (they carry personal data).
+ * The hashes of the built shell's inline scripts (index.html's first-paint script), read once at
+ * start: a rebuild while the server runs needs a restart, as `npm start` does.
+ */
+function shellScriptHashes(staticDir: string): string[] {
+  const index = join(staticDir, 'index.html');
+  return existsSync(index) ? inlineScriptHashes(readFileSync(index, 'utf8')) : [];
+}
+
+/**
+ * A strict CSP for the PWA (no inline script but the shell's own by its hash, no eval, no framing),
+ * HSTS only when the request really came over https, and no-store on every API answer (they carry
+ * personal data).
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const headers = helmetHeaders({
@@ -48,7 +61,7 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...shellScriptHashes(app.config.staticDir)],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         // Documents (issue 11): a video or recording kept on the device plays from its decrypted bytes

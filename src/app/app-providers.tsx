@@ -1,13 +1,15 @@
-import { SnackbarProvider } from 'notistack';
-import { StrictMode, useEffect } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
-import { rules } from '@/contract/rules';
 import { useSettings } from '@/data/settings-store';
-import { useKidsStyle } from '@/data/hooks/use-kids-style';
-import { forgetKidsStyle, kidsStyleAttribute, rememberKidsStyle } from '@/data/kids-style';
+import { DEFAULT_KIDS_STYLE } from '@/data/kids-style';
 import { useAccount } from '@/data/session-store';
-import { useMediaQuery } from '@/components/use-media-query';
-import { Toast } from './shell/toast';
+import { useToastsWanted } from '@/components/toast-queue';
+import { StyleSync } from './shell/style-sync';
+
+// Signed in, the style comes from the replica: its hooks load with the signed-in screens, not the entry.
+const SignedInStyleSync = lazy(() => import('./shell/signed-in-style-sync').then((m) => ({ default: m.SignedInStyleSync })));
+// notistack loads when a toast is asked for or likely (src/components/toast-queue.ts).
+const Toaster = lazy(() => import('./shell/toaster').then((m) => ({ default: m.Toaster })));
 
 type Router = ReturnType<typeof createBrowserRouter>;
 
@@ -19,36 +21,32 @@ type Router = ReturnType<typeof createBrowserRouter>;
 function ThemeSync() {
   const { theme } = useSettings();
   const signedIn = useAccount() !== null;
-  const kidsStyle = useKidsStyle();
-  useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-  }, [theme]);
-  useEffect(() => {
-    const root = document.documentElement;
-    root.dataset.kidsStyle = kidsStyleAttribute(kidsStyle);
-    // The browser's own bars follow the header colour of the look now showing.
-    const headerColour = getComputedStyle(root).getPropertyValue('--header-bg').trim();
-    if (headerColour) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', headerColour);
-    if (signedIn) rememberKidsStyle(kidsStyle);
-    else forgetKidsStyle();
-  }, [kidsStyle, signedIn, theme]);
-  return null;
+  // Nobody signed in: the default style (the login screen is nobody's). While the signed-in part
+  // loads, the style main.tsx put on <html> before the first paint stays.
+  return signedIn ? (
+    <Suspense fallback={null}>
+      <SignedInStyleSync theme={theme} />
+    </Suspense>
+  ) : (
+    <StyleSync style={DEFAULT_KIDS_STYLE} signedIn={false} theme={theme} />
+  );
 }
 
-/** The real providers: toasts (one at a time, 6 s, top right on wide screens), the router, settings. */
+function Toasts() {
+  return useToastsWanted() ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
+/** The real providers: the router, settings and looks, the toasts (src/app/shell/toaster.tsx). */
 export function AppProviders({ router }: { router: Router }) {
-  const wide = useMediaQuery('(min-width: 600px)');
   return (
     <StrictMode>
       <ThemeSync />
-      <SnackbarProvider
-        maxSnack={1}
-        autoHideDuration={rules.toastDurationMs}
-        anchorOrigin={{ vertical: 'top', horizontal: wide ? 'right' : 'center' }}
-        Components={{ success: Toast, error: Toast, default: Toast, info: Toast, warning: Toast }}
-      >
-        <RouterProvider router={router} />
-      </SnackbarProvider>
+      <RouterProvider router={router} />
+      <Toasts />
     </StrictMode>
   );
 }

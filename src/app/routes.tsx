@@ -1,6 +1,4 @@
 import type { RouteObject } from 'react-router-dom';
-import { AuthGuard } from './guards/auth-guard';
-import { AuthLayout } from './layouts/auth-layout';
 import { DefaultLayout } from './layouts/default-layout';
 import { lazyPage } from './lazy-page';
 import type { RouteHandle } from './route-handle';
@@ -81,12 +79,11 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        // SIGNED_IN_SHELL (scripts/route-js.ts reads the pages below this marker as signed in).
         // The signed-in shell: `auth` guard for all; `offline` and `feature-flag` from each handle.
-        element: (
-          <AuthGuard>
-            <AuthLayout />
-          </AuthGuard>
-        ),
+        // Lazy like the pages (loaded in parallel with the page's chunk): the login screen needs none of it.
+        id: 'signed-in',
+        lazy: lazyPage(() => import('./layouts/signed-in-shell'), (m) => m.SignedInShell),
         children: [
           {
             path: 'dashboard',

@@ -8,7 +8,9 @@
  * 3. the outbox's outcome sink: after a 2xx the entries module (or, for objectives, the
  *    objectives feature; for reward swaps, the rewards feature) settles the delivered document into the server's copy, after a 422 (or any refusal) the document is marked failed (an entry's
  *    edit conflict, 412, also keeps the other device's version), after
- *    deliveries the replica re-syncs their topics (409s are retried by the replayer);
+ *    deliveries the replica re-syncs their topics (409s are retried by the replayer). This side
+ *    (src/app/start-outbox-side.ts, with step 6's outbox) is loaded once someone is signed in, and
+ *    always before their replica opens: the login screen's JavaScript stays without it (issue 13);
  * 4. the one ordered list of logout wipe steps (logoutSteps below);
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
  *    closed at sign-out, its replication stopped on expiry; at such a start the account is also
@@ -24,17 +26,12 @@
 import { sessionExpired } from '@/api/events';
 import { startApiBaseSync } from '@/data/api-base-sync';
 import { loadAppConfig } from '@/data/app-config-store';
-import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
-import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
-import { startOutbox } from '@/data/outbox/start-outbox';
 import { startInstallCapture } from '@/data/install';
 import { startPersistAfterSignIn } from '@/data/persistent-storage';
 import { refreshAccountAtStart } from '@/data/refresh-account';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
-import { forgetLocalChange, setSyncState } from '@/data/replica/local-writes';
-import { requestResync } from '@/data/replication/resync';
-import { clearSession } from '@/data/session-store';
+import { clearSession, getSessionStub, onSessionChange } from '@/data/session-store';
 import { installWipeSteps, type WipeStep } from '@/data/sign-out';
 import {
   deletePersonalCachesStep,
@@ -45,33 +42,6 @@ import {
   wipePrefetchStep,
   wipeReplicaStep,
 } from '@/data/wipe-steps';
-
-/**
- * What the outbox does to the replica after a replay. The one place that knows the settle code of
- * each kind of write: objectives' comments and reviews (`tasks`) settle with the objectives
- * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, a form
- * document's answers (`documents`, delivered or refused) with the documents feature's, everything
- * else with the entries module's.
- */
-export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
-  // Loaded on demand: the settle code carries the contract's zod schemas, kept out of the entry chunk.
-  settleDelivered: async (local, sync, result) => {
-    forgetLocalChange(local.collection, local.id);
-    if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
-    if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
-    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
-    return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
-  },
-  setSyncState: async (local, sync, result) => {
-    forgetLocalChange(local.collection, local.id);
-    // A form document's refused answers keep the server's field errors (shown beside the questions).
-    if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
-    // An entry's edit conflict keeps the other device's version beside the young person's (issue 12).
-    if ((local.collection === 'journal' || local.collection === 'voice') && result) return (await import('@/entries/data/settle-refused')).settleRefused(local, sync, result);
-    return setSyncState(local.collection, local.id, sync);
-  },
-  requestResync: (topics) => requestResync(topics),
-});
 
 /**
  * SPEC §4 logout, after the session, the two-factor challenge and the SPEC §9 keys are gone
@@ -121,6 +91,10 @@ export interface StartDataOptions {
 }
 
 let running: (() => void) | null = null;
+let outboxWired: Promise<void> = Promise.resolve();
+
+/** Settles once the outbox's side (the sink, the page's replays) is wired for the signed-in person. Tests wait for it. */
+export const whenOutboxWired = (): Promise<void> => outboxWired;
 
 /** Starts the data layer; returns the stop (what is open stays open, nothing is wiped). Once per page. */
 export function startData(options: StartDataOptions = {}): () => void {
@@ -133,19 +107,36 @@ export function startData(options: StartDataOptions = {}): () => void {
 
   stops.push(sessionExpired.subscribe(() => clearSession()));
 
-  const previousSink = getOutboxConfig().sink;
-  configureOutbox({ sink: replicaOutcomeSink });
+  // The outbox's side: loaded and wired once, when someone is signed in (now, or at sign-in).
+  let stopped = false;
+  let wiring: Promise<void> | null = null;
+  const wireOutbox = (): Promise<void> =>
+    (wiring ??= outboxWired =
+      import('./start-outbox-side').then(
+        ({ startOutboxSide }) => {
+          if (!stopped) stops.push(startOutboxSide({ outbox: options.outbox !== false }));
+        },
+        (error: unknown) => {
+          wiring = null; // the chunk did not load: the next sign-in or opening tries again
+          throw error;
+        },
+      ));
   stops.push(() => {
-    if (getOutboxConfig().sink === replicaOutcomeSink) configureOutbox({ sink: previousSink });
+    stopped = true;
   });
+  stops.push(
+    onSessionChange((change) => {
+      if (change.type === 'signed-in') void wireOutbox().catch(() => undefined);
+    }),
+  );
+  if (getSessionStub()) void wireOutbox().catch(() => undefined);
 
   stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
 
-  if (replica !== false) stops.push(followSession(replica));
+  if (replica !== false) stops.push(followSession(replica, wireOutbox));
   if (options.refreshAccount ?? options.shell !== false) stops.push(refreshAccountAtStart());
 
   options.startServiceWorker?.();
-  if (options.outbox !== false) stops.push(startOutbox());
 
   stops.push(startInstallCapture());
   if (options.persistStorage !== false) stops.push(startPersistAfterSignIn());

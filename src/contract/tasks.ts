@@ -5,6 +5,7 @@ import { answersSchema, type FormFieldInput } from './forms';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 import { calendarDateSchema } from './calendar-values';
+import { rules } from './rules';
 
 /**
  * Objectives (SPEC §3 Task, Task log, Task comment; §7 Tasks; issue 9). A task is one objective
@@ -17,7 +18,7 @@ export const TASK_LOG_STATUSES = ['current', 'completed'] as const;
 export type TaskLogStatus = (typeof TASK_LOG_STATUSES)[number];
 
 /** SPEC §9: reviewing a log earns 20 reward points. */
-export const REVIEW_POINTS = 20;
+export const REVIEW_POINTS = rules.reviewLogRewardPoints;
 
 export const TASK_COMMENT_MAX_LENGTH = 5000;
 export const TASK_TITLE_MAX_LENGTH = 200;

@@ -1,3 +1,4 @@
+import { getAppConfig } from '@/api/app-config';
 import type { AppConfig } from '@/contract/app-config';
 import { rules } from '@/contract/rules';
 import { createStore, local, useStore } from './create-store';
@@ -41,16 +42,12 @@ export const subscribeAppConfig = store.subscribe;
 /** Fetches /api/app-config once per start; keeps the last good copy for offline starts. */
 export function loadAppConfig(force = false): Promise<void> {
   if (loading && !force) return loading;
-  // Loaded on demand: the request module carries the contract's zod schema, kept out of the entry chunk.
-  loading = import('@/api/app-config')
-    .then(async ({ getAppConfig }) => {
-      const result = await getAppConfig();
+  // The answer is checked without zod (src/api/app-config.ts): this runs on the login screen too.
+  loading = getAppConfig()
+    .then((result) => {
       if (!result.ok) return;
       local.write(APP_CONFIG_KEY, result.data);
       store.set(result.data);
-    })
-    .catch(() => {
-      loading = null; // the chunk did not load (offline on a first visit): try again next time
     })
     .finally(() => settledStore.set(true));
   return loading;

@@ -1,5 +1,6 @@
 import { logout } from '@/api/auth/logout';
 import { local } from './create-store';
+import { forgetHeldLayout } from './held-layout';
 import { clearMfaChallenge } from './mfa-challenge';
 import { clearSession, getSessionStub } from './session-store';
 
@@ -67,6 +68,7 @@ export function clearLocalSession(): Promise<unknown[]> {
   clearSession();
   clearMfaChallenge();
   for (const key of personalKeys) local.remove(key);
+  forgetHeldLayout(); // the shape of their screens (not in SPEC §9: issue 13's layout memory)
   const wiping = wipeLocalData(context);
   wiping.catch(() => undefined);
   return wiping;

@@ -2,11 +2,12 @@
  * The steps of the SPEC §4 sign-out wipe, one per kind of stored data. The composition root
  * (src/app/start-data.ts) puts them in their one order; each may be retried alone and none
  * depends on another having succeeded (a failing step does not stop the rest).
+ *
+ * Each step loads what it wipes with when it runs (RxDB, the outbox, the key vault, the store of
+ * what was pulled ahead): the composition root installs this list at every start, also on the login
+ * screen, whose entry chunk stays free of them (issue 13).
  */
-import { destroyKeys } from './crypto/key-vault';
-import { getOutboxConfig, wipeOutbox } from './outbox/outbox';
 import { currentOwner, keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from './owner';
-import { deletePrefetchStore } from './prefetch/store';
 import type { ReplicaOptions } from './replica/lifecycle';
 import type { WipeContext, WipeStep } from './sign-out';
 
@@ -39,6 +40,7 @@ export const dropPushSubscriptionStep: WipeStep = {
 export const wipeOutboxStep: WipeStep = {
   name: 'outbox',
   async run() {
+    const { getOutboxConfig, wipeOutbox } = await import('./outbox/outbox');
     if (!getOutboxConfig().indexedDB && typeof indexedDB === 'undefined') return; // no outbox can exist here
     await wipeOutbox();
   },
@@ -50,7 +52,7 @@ export const wipePrefetchStep: WipeStep = {
   async run(context) {
     if (typeof indexedDB === 'undefined') return; // nothing can exist here
     const owner = await ownerOf(context);
-    if (owner) await deletePrefetchStore(indexedDB, owner);
+    if (owner) await (await import('./prefetch/store')).deletePrefetchStore(indexedDB, owner);
   },
 };
 
@@ -73,7 +75,7 @@ export const destroyDataKeyStep: WipeStep = {
   name: 'data key',
   async run(context) {
     const owner = await ownerOf(context);
-    if (owner) await destroyKeys({ databaseName: keyDatabaseFor(owner) });
+    if (owner) await (await import('./crypto/key-vault')).destroyKeys({ databaseName: keyDatabaseFor(owner) });
   },
 };
 

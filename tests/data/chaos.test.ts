@@ -38,7 +38,7 @@
  * with the sequence's actions, what happened on the wire and every state each entry went through.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import type { Account } from '@/contract/users';
 import type { Reward } from '@/contract/rewards';
 import { postComment } from '@/entries/data/comments';

@@ -3,7 +3,7 @@
  * for it (bounded) instead of failing; only after REPLICA_WAIT_MS does it answer the §8 text.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { entryMessages } from '@/contract/entries';
 import { postComment } from '@/entries/data/comments';
 import { REPLICA_WAIT_MS } from '@/entries/data/replica-for-write';

@@ -5,7 +5,7 @@
  * row first changes nothing about "one document".
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import type { Comment } from '@/contract/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { settleDelivered } from '@/entries/data/settle';

@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { entryMessages } from '@/contract/entries';

@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { entryMessages } from '@/contract/entries';
 import { saveEntry } from '@/entries/data/save-entry';
 import { settleDelivered } from '@/entries/data/settle';

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from 'rxjs';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import { formSchema } from '@/contract/forms';
 import { pageSchema } from '@/contract/sync';

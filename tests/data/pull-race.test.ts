@@ -6,7 +6,7 @@
  * certain by running the change right after the modifier's read.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { updateKidsStyle } from '@/features/account/actions/update-kids-style';

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from 'rxjs';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import { rewardMessages, type Reward, type RewardExchange } from '@/contract/rewards';
 import type { Account } from '@/contract/users';

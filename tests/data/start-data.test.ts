@@ -6,9 +6,11 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Account } from '@/contract/users';
 import { sessionExpired } from '@/api/events';
-import { logoutSteps, replicaOutcomeSink, startData } from '@/app/start-data';
+import { logoutSteps, startData, whenOutboxWired } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, unwiredSink } from '@/data/outbox/outcomes';
+import { followSession } from '@/data/replica/follow-session';
 import { closeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { getReplica, replicaStore, whenReplicaOpen } from '@/data/replica/replica-store';
 import { clearSession, getAccountSnapshot, setAccount } from '@/data/session-store';
@@ -35,14 +37,35 @@ function replicaOptions(): ReplicaOptions & { indexedDB: IDBFactory } {
 const until = (condition: () => boolean, timeout = 10_000) => vi.waitFor(() => expect(condition()).toBe(true), { timeout, interval: 20 });
 
 describe('startData', () => {
-  it('wires the replica sink into the outbox, and stop() puts the previous one back', () => {
+  it('wires the replica sink into the outbox once someone signs in, and stop() puts the previous one back', async () => {
     expect(getOutboxConfig().sink).toBe(unwiredSink);
     stop = startData({ replica: false, outbox: false, shell: false });
+    // Signed out, the outbox is nobody's: its side is not even loaded (issue 13, the login screen's JS).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(getOutboxConfig().sink).toBe(unwiredSink);
+    setAccount(account);
+    await whenOutboxWired();
     expect(getOutboxConfig().sink).toBe(replicaOutcomeSink);
     // Once per page: a second call gives the same stop and wires nothing twice.
     expect(startData()).toBe(stop);
     stop();
     expect(getOutboxConfig().sink).toBe(unwiredSink);
+  });
+
+  it('at a start with a stored session the sink is wired at once, before the replica opens', async () => {
+    setAccount(account); // the stored session this start finds
+    const options = replicaOptions();
+    let wiredWhenOpened: boolean | null = null;
+    const seen = replicaStore.subscribe(() => {
+      if (getReplica() && wiredWhenOpened === null) wiredWhenOpened = getOutboxConfig().sink === replicaOutcomeSink;
+    });
+    try {
+      stop = startData({ replica: options, outbox: false, shell: false, refreshAccount: false });
+      await whenReplicaOpen();
+      expect(wiredWhenOpened).toBe(true);
+    } finally {
+      seen();
+    }
   });
 
   it('a 401 or 419 clears the signed-in state only while started', () => {
@@ -124,6 +147,52 @@ describe('startData', () => {
     const names = (await options.indexedDB.databases()).map((d) => d.name ?? '');
     expect(names.filter((n) => n.startsWith(`rxdb-dexie-${name}--`))).toEqual([]);
     expect(getReplica()).toBeNull();
+  });
+});
+
+describe('followSession', () => {
+  it('an opening waits for `beforeOpen` (the outbox is wired first)', async () => {
+    const options = replicaOptions();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stopFollowing = followSession(options, () => gate);
+    try {
+      setAccount(account);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(getReplica()).toBeNull();
+      release();
+      await whenReplicaOpen();
+    } finally {
+      stopFollowing();
+    }
+  });
+
+  it('a sign-out asked for while an opening waits for `beforeOpen` closes what that opening opens', async () => {
+    const options = replicaOptions();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let opened = false;
+    const seen = replicaStore.subscribe(() => {
+      if (getReplica()) opened = true;
+    });
+    const stopFollowing = followSession(options, () => gate);
+    try {
+      setAccount(account);
+      clearSession();
+      // The outbox's side takes its time to load; the close, which waits for nothing, must not pass it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      // The opening comes first, then the close: the replica ends closed.
+      await until(() => opened);
+      await until(() => getReplica() === null);
+    } finally {
+      seen();
+      stopFollowing();
+    }
   });
 });
 

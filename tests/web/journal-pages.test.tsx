@@ -248,6 +248,17 @@ describe('/journal/entries', () => {
     expect(fake.queries.at(-1)).toEqual({ search: '', limit: 40, filters: {} });
   });
 
+  it('"Load more" right after the list opens is kept (the search pause has nothing to reset)', async () => {
+    fake.entries = [entry()];
+    fake.hasMore = true;
+    const { user } = renderAt('/journal/entries');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
+    // Past the search's pause: before, it set the first page again.
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_DELAY_MS + 200));
+    expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
+  });
+
   it('filters by date range, feeling and who can see it, on top of the search; each change starts from the first page', async () => {
     fake.entries = [entry()];
     fake.hasMore = true;

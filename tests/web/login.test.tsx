@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getAccountSnapshot } from '@/data/session-store';
 import { readMfaChallenge } from '@/data/mfa-challenge';
+import { updateSettings } from '@/data/settings-store';
 import { makeAccount } from './support/account';
 import { fakeFetch, json, type Handler } from './support/fake-fetch';
 import { renderApp } from './support/render-app';
@@ -28,6 +29,38 @@ describe('login', () => {
     expect(document.getElementById(username.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Username is required');
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(server.calls.some((c) => c.path === '/auth/login')).toBe(false);
+  });
+
+  it('a refused send puts focus on the first field with a message; each change then checks again', async () => {
+    fakeFetch();
+    const { user } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Username is required')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Username')));
+    await user.type(screen.getByLabelText('Username'), 'sam');
+    await waitFor(() => expect(screen.queryByText('Username is required')).toBeNull());
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    await user.type(screen.getByLabelText('Password'), 'x');
+    await waitFor(() => expect(screen.queryByText('Password is required')).toBeNull());
+  });
+
+  it('a wrong site opens the site field with its message, and focus goes there', async () => {
+    fakeFetch();
+    updateSettings({ domain: 'Not a site!', userSetDomain: true });
+    const { user } = renderApp('/');
+    await user.type(await screen.findByLabelText('Username'), 'sam');
+    await user.type(screen.getByLabelText('Password'), 'a long passphrase');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const site = await screen.findByLabelText('Client site');
+    await waitFor(() => expect(document.activeElement).toBe(site));
+    expect(site.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('"Change site" opens the site field with focus in it', async () => {
+    fakeFetch();
+    const { user } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Change site' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Client site')));
   });
 
   it('prefills the client site from the app config and lets the person change it', async () => {

@@ -5,6 +5,7 @@ import { setApiBase } from '@/api/base-address';
 import { startData } from '@/app/start-data';
 import { resetAppConfig } from '@/data/app-config-store';
 import { resetToastHold } from '@/components/toast-hold';
+import { resetToastQueue } from '@/components/toast-queue';
 import { clearSession } from '@/data/session-store';
 import { resetSettings } from '@/data/settings-store';
 import { WAIT_MS } from '../support/wait';
@@ -43,6 +44,7 @@ afterEach(() => {
   resetSettings();
   resetAppConfig();
   resetToastHold();
+  resetToastQueue();
   localStorage.clear();
   sessionStorage.clear();
   clearCookies();

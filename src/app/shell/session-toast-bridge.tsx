@@ -1,8 +1,8 @@
-import { useSnackbar } from 'notistack';
 import { useEffect, useRef } from 'react';
 import { csrfExpired } from '@/api/events';
 import { messages } from '@/contract/messages';
 import { holdToasts, releaseToasts, SESSION_TOAST_HOLD_MS } from '@/components/toast-hold';
+import { enqueueToast } from '@/components/toast-queue';
 
 /**
  * SPEC §4: a 419 shows "Session expired" once; more 419s while it is on screen add nothing. It holds
@@ -10,7 +10,6 @@ import { holdToasts, releaseToasts, SESSION_TOAST_HOLD_MS } from '@/components/t
  * in the same moment) waits and then replaces it, instead of hiding it at once.
  */
 export function SessionToastBridge() {
-  const { enqueueSnackbar } = useSnackbar();
   const showing = useRef(false);
   useEffect(
     () =>
@@ -18,7 +17,7 @@ export function SessionToastBridge() {
         if (showing.current) return;
         showing.current = true;
         holdToasts(SESSION_TOAST_HOLD_MS);
-        enqueueSnackbar(messages.sessionExpired, {
+        enqueueToast(messages.sessionExpired, {
           variant: 'error',
           preventDuplicate: true,
           // Dismissed before the hold ended: the person has read it, what waits may show.
@@ -28,7 +27,7 @@ export function SessionToastBridge() {
           },
         });
       }),
-    [enqueueSnackbar],
+    [],
   );
   return null;
 }

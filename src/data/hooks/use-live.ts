@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
 import { useStore, useStoreSelector } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
@@ -34,7 +34,9 @@ export function useLive<T>(
   useEffect(() => {
     if (!open || !factory) return;
     const subscription = factory(open).subscribe({
-      next: (data) => setState({ open, factory, data }),
+      // A transition: React renders what the data changes in slices that yield to the browser, not
+      // in one long task (a whole screen's data arrives at once when the replica opens: issue 13).
+      next: (data) => startTransition(() => setState({ open, factory, data })),
       // A closed database or an undecryptable document: show nothing rather than crash the screen.
       error: (error: unknown) => console.error('A replica query failed', error),
     });

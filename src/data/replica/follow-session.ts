@@ -11,15 +11,26 @@ import type { ReplicaOptions } from './lifecycle';
 
 type Lifecycle = typeof Lifecycles;
 
-/** Starts following; returns the undo (what is open stays open). */
-export function followSession(options: ReplicaOptions = {}): () => void {
+/**
+ * Starts following; returns the undo (what is open stays open). `beforeOpen` runs before each
+ * opening and is waited for (the composition root wires the outbox there, so no write can reach an
+ * outbox that is not yet this person's); its failure is logged and the replica opens anyway.
+ */
+export function followSession(options: ReplicaOptions = {}, beforeOpen?: () => Promise<unknown>): () => void {
   let following = true;
   let loaded: Lifecycle | null = null;
-  const withLifecycle = (task: (lifecycle: Lifecycle) => Promise<unknown>): void => {
+  const ready = (opening: boolean): Promise<unknown> =>
+    opening && beforeOpen ? beforeOpen().catch((error: unknown) => console.error('The outbox could not be started', error)) : Promise.resolve();
+  // Tasks reach the lifecycle in the order they were asked for: a sign-out right after a sign-in
+  // closes what the sign-in opened, though only the opening waits for `beforeOpen`.
+  let turn: Promise<unknown> = Promise.resolve();
+  const withLifecycle = (task: (lifecycle: Lifecycle) => Promise<unknown>, opening = true): void => {
     if (!following) return;
     // Loaded on demand: RxDB stays out of the entry chunk.
-    void import('./lifecycle')
-      .then((lifecycle) => {
+    const start = Promise.all([import('./lifecycle'), ready(opening), turn]);
+    turn = start.catch(() => undefined);
+    void start
+      .then(([lifecycle]) => {
         loaded = lifecycle;
         return task(lifecycle);
       })
@@ -28,7 +39,7 @@ export function followSession(options: ReplicaOptions = {}): () => void {
 
   const stopChanges = onSessionChange((change) => {
     if (change.type === 'signed-in') withLifecycle((lifecycle) => lifecycle.openReplicaForAccount(change.account, change.site, options));
-    else withLifecycle((lifecycle) => lifecycle.closeReplica());
+    else withLifecycle((lifecycle) => lifecycle.closeReplica(), false);
   });
   // Replication runs only in a replica opened here, so a lifecycle not loaded yet has nothing to stop
   // (and a 401 on the sign-in screen does not load RxDB).

@@ -10,11 +10,12 @@
  * fake-indexeddb, a key, no replication) are passed with each call.
  */
 import type { Account } from '@/contract/users';
+import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
-import { atOnce, startReplication, type ReplicationHandle, type ReplicationOptions } from '../replication/controller';
+import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
 import { resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
@@ -31,7 +32,16 @@ export interface ReplicaOptions extends HearthStorageOptions {
   readonly replication?: ReplicationOptions;
 }
 
+/**
+ * The running replication of this tab, as a store: it starts a moment after the replica is
+ * published (its code loads on demand), so whoever needs it (an open comment thread) follows it.
+ */
+export const replicationStore = createStore<ReplicationHandle | null>(null);
 let replication: ReplicationHandle | null = null;
+function setReplication(next: ReplicationHandle | null): void {
+  replication = next;
+  replicationStore.set(next);
+}
 /** The open replica's store of answers the service worker pulled ahead (src/data/prefetch), with its key. */
 let prefetch: PrefetchLink | undefined;
 let lastName: string | null = null;
@@ -118,9 +128,12 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
     replicaStore.set(current);
     if (opts.replicate !== false && (!replication || replication.stopped || identityChanged)) {
       await replication?.stop();
+      // Loaded after the replica is published: the screens read it while the replication's code (the
+      // RxDB replication plugin, the pull, the contract's parsers) arrives (issue 13).
+      const { atOnce, startReplication } = await import('../replication/controller');
       // A start from the stored session has data to show: the screen reads first, the pulls follow.
       // A sign-in's replica is empty and its screens wait for the pulls: at once.
-      replication = startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication });
+      setReplication(startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication }));
     }
     return current;
   });
@@ -145,7 +158,7 @@ export const getReplication = (): ReplicationHandle | null => replication;
 async function closeNow(): Promise<void> {
   const current = replicaStore.get();
   const running = replication;
-  replication = null;
+  setReplication(null);
   prefetch = undefined;
   await running?.stop();
   replicaStore.set(null);
@@ -160,7 +173,7 @@ export function closeReplica(): Promise<void> {
 /** Stops pulling (a 401 or 419): the replica stays readable until the UI moves to sign-in. */
 export function stopReplication(): Promise<void> {
   const running = replication;
-  replication = null;
+  setReplication(null);
   return running?.stop() ?? Promise.resolve();
 }
 
@@ -175,7 +188,7 @@ export function wipeReplica(name?: string, opts: ReplicaOptions = {}): Promise<v
     const target = name ?? current?.name ?? lastName;
     if (current && current.name === target) {
       const running = replication;
-      replication = null;
+      setReplication(null);
       prefetch = undefined;
       await running?.stop();
       replicaStore.set(null);

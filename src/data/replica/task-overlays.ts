@@ -9,7 +9,7 @@
  *   while the log's copy is older than it: every comment write moves the log's `updated_at` in the
  *   same transaction, so a log at least as new as the comment already carries it (or no longer
  *   has it). One id is one row: a comment is never shown twice.
- * - A review earns REVIEW_POINTS once it is in the ledger (`task_log_review`, source id = the log's
+ * - A review earns rules.reviewLogRewardPoints once it is in the ledger (`task_log_review`, source id = the log's
  *   id). Until then a pending or delivered review of this device counts as pending points; a failed
  *   one does not (it was refused).
  * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
@@ -19,8 +19,8 @@
  *   sent set aside.
  */
 import { combineLatest, map, type Observable } from 'rxjs';
+import { rules } from '@/contract/rules';
 import type { TaskComment } from '@/contract/tasks';
-import { REVIEW_POINTS } from '@/contract/tasks';
 import type { ReplicaDatabase } from './replica-store';
 import { exchangeAdjustment, rewardSources$, waitingExchanges, type ExchangePart } from './rewards';
 import type { PointsDoc, RewardExchangeDoc, SyncStateName, TaskCommentOverlayDoc, TaskLogDoc } from './types';
@@ -126,11 +126,11 @@ export function pointsSummary(
   const spending = waiting.reduce((sum, exchange) => sum + exchange.points, 0);
   if (ledger.length === 0) {
     if (fallback === null) return null;
-    return { balance: Math.max(0, fallback - spending), pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger, ['pending']).length, spending };
+    return { balance: Math.max(0, fallback - spending), pending: rules.reviewLogRewardPoints * unconfirmedReviews(overlays, ledger, ['pending']).length, spending };
   }
   const sum = ledger.reduce((total, entry) => total + entry.delta, 0);
   const adjusted = exchanges.reduce((total, exchange) => total + exchangeAdjustment(exchange, ledger), sum);
-  return { balance: Math.max(0, adjusted), pending: REVIEW_POINTS * unconfirmedReviews(overlays, ledger).length, spending };
+  return { balance: Math.max(0, adjusted), pending: rules.reviewLogRewardPoints * unconfirmedReviews(overlays, ledger).length, spending };
 }
 
 /**

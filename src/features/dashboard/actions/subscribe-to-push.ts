@@ -1,7 +1,6 @@
 import type { Result } from '@/api/result';
 import { base64UrlToBytes } from '@/contract/base64';
 import { paths } from '@/contract/paths';
-import { pushSubscribeRequestSchema } from '@/contract/push';
 import { getAppConfigSnapshot, loadAppConfig } from '@/data/app-config-store';
 import { enqueueWrite, newIdempotencyKey } from '@/data/outbox/outbox';
 
@@ -83,6 +82,8 @@ export async function subscribeToPush(userId: string, publicKey?: string | null)
   } catch {
     return { ok: false, status: 0, message: PUSH_SUBSCRIBE_FAILED };
   }
+  // The contract's schema (zod) loads with the tap, not with the dashboard (issue 13).
+  const { pushSubscribeRequestSchema } = await import('@/contract/push');
   const parsed = pushSubscribeRequestSchema.safeParse({ user_id: userId, subscription: subscription.toJSON() });
   if (!parsed.success) return { ok: false, status: 0, message: PUSH_UNAVAILABLE };
   const outboxId = newIdempotencyKey();

@@ -3,6 +3,7 @@ import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { useFeedback, useFeedbackCounts } from '@/data/hooks';
 import { useFeatureFlags } from '@/data/session-store';
 import { LoadingText } from '@/components/loading-text';
+import { useHeldHeight } from '@/components/use-held-layout';
 import { FeedbackItem } from '@/entries/components/feedback-item';
 
 const MAX_ITEMS = 5;
@@ -18,9 +19,11 @@ export function FeedbackPanel() {
   const types = ENTRY_KINDS.filter((type) => flags[`${type}_enabled`]);
   const items = feedback.data.filter((item) => types.includes(item.type));
   const loading = feedback.loading && items.length === 0;
+  // Its height from last time while the replica opens: the roster and details below stay put.
+  const held = useHeldHeight('dashboard.replies', loading);
 
   return (
-    <section aria-labelledby="replies-title" className="dash-card dash-card--replies" aria-busy={loading}>
+    <section ref={held.ref} style={held.style} aria-labelledby="replies-title" className="dash-card dash-card--replies" aria-busy={loading}>
       <div className="dash-card__header">
         <h2 id="replies-title" className="section-title">
           New replies

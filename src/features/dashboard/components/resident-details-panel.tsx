@@ -1,11 +1,13 @@
 import type { ResidentDoc } from '@/data/replica';
 import { LoadingText } from '@/components/loading-text';
+import { useHeldHeight } from '@/components/use-held-layout';
 import { PersonAvatar } from '@/components/person-avatar';
 
 /** The young person's details: their home and key worker. */
 export function ResidentDetailsPanel({ resident, loading }: { resident: ResidentDoc | null; loading: boolean }) {
+  const held = useHeldHeight('dashboard.details', loading && !resident);
   return (
-    <section aria-labelledby="details-title" className="dash-card" aria-busy={loading && !resident}>
+    <section ref={held.ref} style={held.style} aria-labelledby="details-title" className="dash-card" aria-busy={loading && !resident}>
       <h2 id="details-title" className="section-title">
         About you
       </h2>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Icon } from '@/components/icon';
+import { useHeldHeight } from '@/components/use-held-layout';
 
 const pointsWord = (n: number) => (n === 1 ? 'point' : 'points');
 
@@ -9,8 +10,9 @@ const pointsWord = (n: number) => (n === 1 ? 'point' : 'points');
  * swap still waiting to be sent are already off N and said as such ("· 50 set aside for a swap").
  */
 export function RewardPointsCard({ points, pending = 0, spending = 0 }: { points: number | null; pending?: number; spending?: number }) {
+  const held = useHeldHeight('dashboard.points', points === null);
   return (
-    <Link to="/rewards" className="points-card">
+    <Link ref={held.ref} style={held.style} to="/rewards" className="points-card">
       <span className="points-card__star" aria-hidden="true">
         <Icon name="rewards" size={32} />
       </span>

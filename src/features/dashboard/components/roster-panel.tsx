@@ -1,13 +1,15 @@
 import { useTodaysRoster } from '@/data/hooks';
 import { LoadingText } from '@/components/loading-text';
+import { useHeldHeight } from '@/components/use-held-layout';
 import { RosterItem } from './roster-item';
 
 /** "Who's working today": today's rota from the replica (SPEC §9: yyyy-MM-dd, today). */
 export function RosterPanel({ keyWorkerId }: { keyWorkerId: string | null }) {
   const roster = useTodaysRoster();
   const loading = roster.loading && roster.data.length === 0;
+  const held = useHeldHeight('dashboard.roster', loading);
   return (
-    <section aria-labelledby="roster-title" className="dash-card" aria-busy={loading}>
+    <section ref={held.ref} style={held.style} aria-labelledby="roster-title" className="dash-card" aria-busy={loading}>
       <h2 id="roster-title" className="section-title">
         Who's working today
       </h2>

@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { TextField } from '@/components/text-field';
+import { useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
 import { useEmojis, useJournalEntries, useJournalReactions } from '@/entries/hooks/use-entries';
 import type { JournalFilters } from '@/entries/hooks/journal-entries-query';
 import { markIndexVisited } from '@/data/index-visited';
@@ -39,6 +40,12 @@ export function JournalEntriesPage() {
   const used = useJournalReactions(!entries.loading);
   const { items, hasMore } = entries.data;
   const filtering = isFiltering(filters);
+  // While the replica opens, the filters keep their Feeling if it was there last time (it shows once
+  // the reactions are known), and the list the height it had: nothing jumps when the entries arrive (issue 13).
+  const reactions = reactionOptions(used.data, emojis.data, filters.reaction);
+  const feeling = useHeldPresence('journal.feeling', used.loading || emojis.loading, reactions.length > 0);
+  const listLoading = entries.loading && items.length === 0;
+  const heldList = useHeldHeight('journal.list', listLoading);
 
   useEffect(() => markIndexVisited('journal'), []);
 
@@ -80,50 +87,53 @@ export function JournalEntriesPage() {
         <TextField ref={searchRef} label="Search your entries" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
         <JournalFiltersFields
           value={filters}
-          reactions={reactionOptions(used.data, emojis.data, filters.reaction)}
+          reactions={reactions}
+          feeling={feeling}
           onChange={changeFilters}
           onClear={clear}
           clearable={filtering || typed.trim() !== ''}
         />
       </div>
 
-      {entries.loading && items.length === 0 ? <LoadingText /> : null}
-      {!entries.loading && items.length === 0 ? (
-        search || filtering ? (
-          <p role="status" className="journal__no-match">
-            {noMatchText(search, filtering)}
-          </p>
-        ) : (
-          <EmptyState
-            title="No entries yet."
-            actions={
-              <Link to="/journal" className="button button--primary">
-                Write your first entry
-              </Link>
-            }
-          >
-            When you write in your journal, your entries will be listed here, newest first.
-          </EmptyState>
-        )
-      ) : null}
+      <div ref={heldList.ref} style={heldList.style} className="journal__results">
+        {listLoading ? <LoadingText /> : null}
+        {!entries.loading && items.length === 0 ? (
+          search || filtering ? (
+            <p role="status" className="journal__no-match">
+              {noMatchText(search, filtering)}
+            </p>
+          ) : (
+            <EmptyState
+              title="No entries yet."
+              actions={
+                <Link to="/journal" className="button button--primary">
+                  Write your first entry
+                </Link>
+              }
+            >
+              When you write in your journal, your entries will be listed here, newest first.
+            </EmptyState>
+          )
+        ) : null}
 
-      {items.length > 0 ? (
-        <ul className="journal__list" aria-label="Journal entries">
-          {items.map((entry) => (
-            <li key={entry.id}>
-              <JournalEntryCard entry={entry} emojis={emojis.data} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
+        {items.length > 0 ? (
+          <ul className="journal__list" aria-label="Journal entries">
+            {items.map((entry) => (
+              <li key={entry.id}>
+                <JournalEntryCard entry={entry} emojis={emojis.data} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
 
-      {hasMore ? (
-        <div className="actions">
-          <button type="button" className="button button--secondary" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
-            Load more
-          </button>
-        </div>
-      ) : null}
+        {hasMore ? (
+          <div className="actions">
+            <button type="button" className="button button--secondary" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
+              Load more
+            </button>
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }

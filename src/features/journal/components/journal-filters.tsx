@@ -23,6 +23,11 @@ export const isFiltering = (filters: JournalFilters): boolean => Boolean(filters
 export interface JournalFiltersProps {
   readonly value: JournalFilters;
   readonly reactions: readonly ReactionOption[];
+  /**
+   * Whether the Feeling filter shows; default: when there are reactions to offer. While they load,
+   * the page keeps its place if it was there last time (disabled, "Any feeling" only).
+   */
+  readonly feeling?: boolean;
   onChange(next: JournalFilters): void;
   /** Clears the filters and the search. */
   onClear(): void;
@@ -35,7 +40,7 @@ export interface JournalFiltersProps {
  * (reaction) and who can see it. Native labelled inputs and selects: keyboard and screen-reader
  * friendly, 48px tall, one column on a phone and a row on a wide screen (journal.css).
  */
-export function JournalFiltersFields({ value, reactions, onChange, onClear, clearable }: JournalFiltersProps) {
+export function JournalFiltersFields({ value, reactions, feeling = reactions.length > 0, onChange, onClear, clearable }: JournalFiltersProps) {
   const id = useId();
   const set = (patch: Partial<Record<keyof JournalFilters, string>>) => {
     const next: Record<string, string | undefined> = { ...value, ...patch };
@@ -73,12 +78,18 @@ export function JournalFiltersFields({ value, reactions, onChange, onClear, clea
             onChange={(event) => set({ to: event.target.value })}
           />
         </div>
-        {reactions.length > 0 ? (
+        {feeling ? (
           <div className="journal-filters__field">
             <label htmlFor={`${id}-reaction`} className="field__label">
               Feeling
             </label>
-            <select id={`${id}-reaction`} className="field__input" value={value.reaction ?? ''} onChange={(event) => set({ reaction: event.target.value })}>
+            <select
+              id={`${id}-reaction`}
+              className="field__input"
+              value={value.reaction ?? ''}
+              disabled={reactions.length === 0}
+              onChange={(event) => set({ reaction: event.target.value })}
+            >
               <option value="">Any feeling</option>
               {reactions.map((option) => (
                 <option key={option.value} value={option.value}>

@@ -1,0 +1,86 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signInAsJamie } from './support/sign-in';
+
+/**
+ * Issue 13 in the browser: the login screen paints before its JavaScript (prerendered into
+ * index.html) and nothing typed meanwhile is lost; the signed-in screens do not shift while the
+ * replica opens (their shape from last time is held).
+ */
+
+test('the login screen paints before its JavaScript; what is typed meanwhile stays', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Hearth' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.locator('[data-prerendered]')).toHaveCount(1);
+  await page.getByLabel('Username').fill('jamie');
+  await page.getByLabel('Username').focus();
+
+  release();
+  await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+  await expect(page.getByLabel('Username')).toHaveValue('jamie');
+  await expect(page.getByLabel('Username')).toBeFocused();
+  expect(violations).toEqual([]);
+});
+
+test('an address other than / never shows the prerendered login screen', async ({ page }) => {
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/terms-and-conditions', { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('[data-prerendered]')).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'Welcome to Hearth' })).toBeHidden();
+});
+
+/** The layout shifts of the page since it loaded (Layout Instability API), without those after input. */
+async function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+}
+
+test('the dashboard and the journal entries do not shift while the replica opens', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.__shift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await signInAsJamie(page);
+  const roster = page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]');
+  const entries = page.locator('ul[aria-label="Journal entries"] article');
+  // Once each, as a person does: the screens' shapes are remembered from these visits (the first
+  // pull on a fresh server may take a while on a busy machine).
+  await expect(roster).toBeVisible({ timeout: 60_000 });
+  await page.goto('/journal/entries');
+  await expect(entries.first()).toBeVisible({ timeout: 60_000 });
+
+  // Then a start as on a slow phone: the replica opens and decrypts while the screen is up.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  try {
+    for (const [path, ready] of [
+      ['/dashboard', roster],
+      ['/journal/entries', entries.first()],
+    ] as const) {
+      await page.goto(path);
+      await expect(ready).toBeVisible();
+      // What arrives just after (counts, pictures) has its chance to move things too.
+      await page.waitForLoadState('networkidle');
+      expect(await layoutShift(page), path).toBeLessThanOrEqual(0.05);
+    }
+  } finally {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  }
+});

@@ -1,0 +1,100 @@
+/**
+ * Held layout (issue 13): a region keeps, while the replica opens again, the height it had when it
+ * last showed its content here; a part shown only with some data keeps its place if it was there;
+ * both are forgotten at sign-out.
+ */
+import { act, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
+import { forgetHeldLayout, HELD_LAYOUT_KEY } from '@/data/held-layout';
+import { setAccount } from '@/data/session-store';
+import { clearLocalSession } from '@/data/sign-out';
+import { makeAccount } from './support/account';
+
+/** jsdom has no layout: a ResizeObserver that reports the height the test gives the element. */
+const observed = new Set<{ callback: ResizeObserverCallback; element: Element }>();
+class FakeResizeObserver {
+  private entry: { callback: ResizeObserverCallback; element: Element } | null = null;
+  constructor(private readonly callback: ResizeObserverCallback) {}
+  observe(element: Element) {
+    this.entry = { callback: this.callback, element };
+    observed.add(this.entry);
+  }
+  disconnect() {
+    if (this.entry) observed.delete(this.entry);
+  }
+  unobserve() {}
+}
+function resize(element: Element, height: number) {
+  vi.spyOn(element, 'getBoundingClientRect').mockReturnValue({ height } as DOMRect);
+  for (const entry of [...observed]) if (entry.element === element) entry.callback([], {} as ResizeObserver);
+}
+
+function Region({ loading }: { loading: boolean }) {
+  const held = useHeldHeight('test.region', loading);
+  return (
+    <section data-testid="region" ref={held.ref} style={held.style}>
+      {loading ? 'Loading…' : 'content'}
+    </section>
+  );
+}
+
+function Part({ loading, present }: { loading: boolean; present: boolean }) {
+  return useHeldPresence('test.part', loading, present) ? <p>part</p> : null;
+}
+
+beforeEach(() => {
+  vi.stubGlobal('ResizeObserver', FakeResizeObserver);
+  forgetHeldLayout();
+});
+afterEach(() => {
+  forgetHeldLayout();
+});
+
+describe('useHeldHeight', () => {
+  it('reserves nothing the first time; then, while loading, the height the content last had', () => {
+    const first = render(<Region loading />);
+    expect(first.getByTestId('region').style.minHeight).toBe('');
+    first.rerender(<Region loading={false} />);
+    act(() => resize(first.getByTestId('region'), 312.4));
+    first.unmount();
+
+    const again = render(<Region loading />);
+    expect(again.getByTestId('region').style.minHeight).toBe('312px');
+    // Its content arrives: nothing reserved any more (the content is what it is).
+    again.rerender(<Region loading={false} />);
+    expect(again.getByTestId('region').style.minHeight).toBe('');
+  });
+
+  it('records nothing while loading (the loading text is not the shape)', () => {
+    const view = render(<Region loading />);
+    act(() => resize(view.getByTestId('region'), 40));
+    view.unmount();
+    expect(render(<Region loading />).getByTestId('region').style.minHeight).toBe('');
+  });
+});
+
+describe('useHeldPresence', () => {
+  it('while loading, keeps the place of a part that was there last time, and not of one that was not', () => {
+    const first = render(<Part loading={false} present />);
+    first.unmount();
+    expect(render(<Part loading present={false} />).container.textContent).toBe('part');
+    const gone = render(<Part loading={false} present={false} />);
+    expect(gone.container.textContent).toBe('');
+    gone.unmount();
+    expect(render(<Part loading present={false} />).container.textContent).toBe('');
+  });
+});
+
+describe('at sign-out', () => {
+  it('the shapes go with the person', async () => {
+    const view = render(<Region loading={false} />);
+    act(() => resize(view.getByTestId('region'), 200));
+    expect(localStorage.getItem(HELD_LAYOUT_KEY)).toContain('test.region');
+    setAccount(makeAccount());
+    await clearLocalSession();
+    expect(localStorage.getItem(HELD_LAYOUT_KEY)).toBeNull();
+    view.unmount();
+    expect(render(<Region loading />).getByTestId('region').style.minHeight).toBe('');
+  });
+});
