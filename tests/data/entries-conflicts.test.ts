@@ -7,7 +7,7 @@
  * changes in a row are never a conflict, whatever happens to their answers.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-data';
+import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { sendOutboxRequest } from '@/api/outbox-transport';
 import { entryMessages, type JournalEntry } from '@/contract/entries';
 import type { Account } from '@/contract/users';
