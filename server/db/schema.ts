@@ -480,6 +480,30 @@ export interface StaffAccessLogTable {
   at: Generated<Date>;
 }
 
+/** 0009: an uploaded file's head when its bytes are in the database (PostgreSQL; lib/database-file-store.ts). */
+export interface StoredFilesTable {
+  tenant_id: string;
+  storage_key: string;
+  size: number;
+  chunk_size: number;
+  created_at: Generated<Date>;
+}
+
+/** 0009: its bytes, chunk by chunk (seq from 0). */
+export interface StoredFileChunksTable {
+  tenant_id: string;
+  storage_key: string;
+  seq: number;
+  bytes: Buffer;
+}
+
+/** 0009: fixed-window request counts shared by every process (plugins/rate-limit.ts). */
+export interface RequestCountersTable {
+  key: string;
+  count: number;
+  window_ends_at: Timestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   user_types: UserTypesTable;
@@ -518,6 +542,9 @@ export interface Database {
   rewards: RewardsTable;
   reward_exchanges: RewardExchangesTable;
   documents: DocumentsTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
+  request_counters: RequestCountersTable;
   staff_access_log: StaffAccessLogTable;
   document_chapters: DocumentChaptersTable;
   document_pages: DocumentPagesTable;

@@ -7,6 +7,7 @@ import { objectives } from './0005-objectives';
 import { rewards } from './0006-rewards';
 import { documents } from './0007-documents';
 import { staffAccessLog } from './0008-staff-access-log';
+import { scaleOut } from './0009-scale-out';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-rewards': rewards,
   '0007-documents': documents,
   '0008-staff-access-log': staffAccessLog,
+  '0009-scale-out': scaleOut,
 };
 
 export const migrationProvider: MigrationProvider = {

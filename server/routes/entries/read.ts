@@ -3,7 +3,7 @@ import type { Comment } from '../../../src/contract/comments';
 import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { commentsQuery, presentComments } from '../../domain/comments/queries';
@@ -18,9 +18,10 @@ export default async function entryReadRoutes(app: FastifyInstance) {
       const auth = requireAuth(request);
       const list = parseListQuery(request.query, spec);
       const query = withSearchTerm(entriesQuery(app, auth, kind), (request.query as { search_term?: unknown }).search_term);
-      const rows = await applyListQuery(query, list, spec).execute();
-      const revoked = await revokedAfterCheckpoint(app, auth, kind, list);
-      const page = toPage(mergeByCheckpoint(rows, revoked), list);
+      // Both queries run after the horizon (lib/list-query.ts fetchPage): revocations walk the checkpoint too.
+      const page = await fetchPage(app.syncHorizon, list, async () =>
+        mergeByCheckpoint(await applyListQuery(query, list, spec).execute(), await revokedAfterCheckpoint(app, auth, kind, list)),
+      );
       const entries = new Map((await presentEntries(app, auth, kind, page.data.filter((r): r is EntryRow => !isRevoked(r)))).map((e) => [e.id, e]));
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });

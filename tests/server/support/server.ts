@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
-import { buildApp, type BuildAppOptions } from '../../../server/app';
-import { FileStore } from '../../../server/lib/file-store';
+import { blobStoreFor, buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { openTestDatabase } from '../../../server/db/database';
+import { openTestDatabase, type DatabaseHandle, type DatabaseInfo } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import type { Database } from '../../../server/db/schema';
 import type { AuthLimits } from '../../../server/lib/auth-limits';
@@ -20,6 +19,8 @@ export interface TestServer {
   app: FastifyInstance;
   db: Kysely<Database>;
   config: Config;
+  /** The database as buildApp was told of it (pass it again to a rebuilt app). */
+  database: DatabaseInfo;
   base: string;
   client(): Client;
   close(): Promise<void>;
@@ -52,9 +53,10 @@ export async function startTestServer(
   });
   const handle = await openTestDatabase();
   await migrateToLatest(handle.db, handle.schema);
-  await seedDemo(handle.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
+  const database = databaseInfo(handle);
+  await seedDemo(handle.db, deriveKeys(config.appKey), { files: blobStoreFor(database, handle.db, config.dataDir) });
   // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
-  const app = await buildApp({ config, db: handle.db, limits: { authRequestsPerMinute: 100_000, ...options.limits }, imageClassifier: options.imageClassifier });
+  const app = await buildApp({ config, db: handle.db, database, limits: { authRequestsPerMinute: 100_000, ...options.limits }, imageClassifier: options.imageClassifier });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -63,6 +65,7 @@ export async function startTestServer(
     app,
     db: handle.db,
     config,
+    database,
     base,
     client: () => new Client(base),
     async close() {
@@ -70,6 +73,11 @@ export async function startTestServer(
       await handle.close();
     },
   };
+}
+
+/** What buildApp needs to know of a test database (PostgreSQL: the URL and the file's schema). */
+export function databaseInfo(handle: DatabaseHandle): DatabaseInfo {
+  return handle.kind === 'postgres' ? { kind: 'postgres', url: handle.url!, ...(handle.schema ? { schema: handle.schema } : {}) } : { kind: 'pglite' };
 }
 
 export const totpFor = (secret: string) =>
