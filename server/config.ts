@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import webpush from 'web-push';
@@ -32,6 +33,8 @@ export interface Config {
   vapid: VapidKeys;
   /** PUSH_SERVICE_HOSTS: the push services a subscription may point at (lib/push-endpoints.ts). */
   pushServiceHosts: PushHostRule[];
+  /** WORKERS: how many server processes share PORT on this machine (server/main.ts); above 1 only on PostgreSQL. */
+  workers: number;
 }
 
 export interface VapidKeys {
@@ -82,6 +85,11 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: base64UrlBytes(65, 'must be an uncompressed P-256 public key (65 bytes) in base64url').optional(),
   VAPID_PRIVATE_KEY: base64UrlBytes(32, 'must be a P-256 private key (32 bytes) in base64url').optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, { error: 'must be a mailto: or https: address' }).default('mailto:no-reply@hearth.localhost'),
+  WORKERS: z
+    .union([z.literal('auto').transform(() => availableParallelism()), z.coerce.number().int().min(1).max(64)], {
+      error: 'must be a whole number from 1 to 64, or auto (one per core)',
+    })
+    .default(1),
   PUSH_SERVICE_HOSTS: z
     .string()
     .default(DEFAULT_PUSH_SERVICE_HOSTS)
@@ -156,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError([`WORKERS: ${e.WORKERS} processes need DATABASE_URL (PostgreSQL); the embedded database belongs to one process`]);
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -175,5 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
     vapid: loadVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT, dataDir),
     pushServiceHosts: e.PUSH_SERVICE_HOSTS,
+    workers: e.WORKERS,
   };
 }

@@ -60,11 +60,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const pool = new pg.Pool({ ...postgresConnection({ url: options.url, schema }), max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A search_path set in DATABASE_URL (`?options=-c search_path=...`) names the schema the same way.
+  const current = schema ?? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  const inSchema = current && current !== 'public' ? current : undefined;
   return {
     db,
     kind: 'postgres',
     url: options.url,
-    ...(schema ? { schema } : {}),
+    ...(inSchema ? { schema: inSchema } : {}),
     async close() {
       if (schema && options.dropSchemaOnClose) await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
       await db.destroy();
@@ -90,6 +93,24 @@ export function postgresConnection(info: { url: string; schema?: string }): pg.C
         oid === DATE_OID ? identity : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   };
+}
+
+/**
+ * Runs `work` (migrations, the demo seed) while holding a PostgreSQL advisory lock, so that servers
+ * starting at the same moment on several machines take turns: the migrator has a lock of its own,
+ * the seed does not. The lock is a session's: it goes with the connection if the process dies.
+ * The embedded database has one process: `work` just runs.
+ */
+export async function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.kind !== 'postgres' || !handle.url) return work();
+  const client = new pg.Client(postgresConnection({ url: handle.url, schema: handle.schema }));
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [`hearth:startup:${handle.schema ?? 'public'}`]);
+    return await work();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** The server's database: PostgreSQL when DATABASE_URL is set, otherwise PGlite in DATA_DIR/pgdata. */

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { blobStoreFor, buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { openTestDatabase, type DatabaseHandle, type DatabaseInfo } from '../../../server/db/database';
+import { openDatabase, openTestDatabase, type DatabaseHandle, type DatabaseInfo } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import type { Database } from '../../../server/db/schema';
 import type { AuthLimits } from '../../../server/lib/auth-limits';
@@ -66,6 +66,45 @@ export async function startTestServer(
     db: handle.db,
     config,
     database,
+    base,
+    client: () => new Client(base),
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+/**
+ * A second server process, as far as the first can tell: another app on the same PostgreSQL
+ * schema with its own connections, its own change feed and its own memory, sharing only the
+ * database and APP_KEY (as processes behind one proxy do). PostgreSQL only.
+ */
+export async function startPeerServer(
+  server: TestServer,
+  options: { limits?: Partial<AuthLimits>; imageClassifier?: BuildAppOptions['imageClassifier'] } = {},
+): Promise<TestServer> {
+  if (server.database.kind !== 'postgres') throw new Error('a peer server needs PostgreSQL');
+  const { url, schema } = server.database;
+  const handle = await openDatabase({ kind: 'postgres', url, ...(schema ? { schema } : {}) });
+  // Its own disk, as on another machine: only the database is shared.
+  const config = { ...server.config, dataDir: mkdtempSync(join(tmpdir(), 'hearth-peer-')) };
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    database: server.database,
+    limits: { authRequestsPerMinute: 100_000, ...options.limits },
+    imageClassifier: options.imageClassifier,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const base = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    db: handle.db,
+    config,
+    database: server.database,
     base,
     client: () => new Client(base),
     async close() {
