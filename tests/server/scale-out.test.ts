@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Document } from '../../src/contract/documents';
 import { journalEntryResponseSchema } from '../../src/contract/entries';
-import { PostgresNotifier } from '../../server/lib/postgres-notifier';
+import { changeMessages, endedMessage, PostgresNotifier } from '../../server/lib/postgres-notifier';
 import { WAIT_MS } from '../support/timeouts';
 import { Client } from './support/client';
 import { browserHeaders, demoIds, openStream, signedIn, type OpenStream } from './support/session';
@@ -162,5 +162,38 @@ describe.runIf(onPostgres)('the coarse auth ceiling across processes', () => {
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await new Client(d.base).get('/api/auth/csrf-cookie')).status).toBe(429);
+  });
+});
+
+describe('change notifications as messages (lib/postgres-notifier.ts)', () => {
+  const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const scope = (readers?: number) => ({
+    tenantId: uuid(1),
+    homeId: uuid(2),
+    residentId: uuid(3),
+    ...(readers === undefined ? {} : { readers: { userIds: Array.from({ length: readers }, (_, i) => uuid(100 + i)), managers: true } }),
+  });
+  const parse = (message: string) => JSON.parse(message) as { k: string; s: { t: string; h: string; r: string; u?: string[]; m?: boolean }; c: string[] };
+
+  it('carry ids and topic names only; an entry shared with the most people fits in one', () => {
+    const [plain] = changeMessages('origin', scope(), ['journal']);
+    expect(parse(plain!)).toEqual({ v: 1, o: 'origin', k: 'change', s: { t: uuid(1), h: uuid(2), r: uuid(3) }, c: ['journal'] });
+    // shared_with holds at most 50 ids; an update names the old and the new readers: 100.
+    const most = changeMessages('origin', scope(100), ['journal', 'feedback']);
+    expect(most).toHaveLength(1);
+    expect(Buffer.byteLength(most[0]!)).toBeLessThan(8000);
+  });
+
+  it('split the readers over several messages when one would be too long, none of them lost', () => {
+    const messages = changeMessages('origin', scope(40), ['journal'], 600);
+    expect(messages.length).toBeGreaterThan(1);
+    for (const message of messages) expect(Buffer.byteLength(message)).toBeLessThanOrEqual(600);
+    const parsed = messages.map(parse);
+    expect(parsed.flatMap((m) => m.s.u)).toEqual(scope(40).readers!.userIds);
+    expect(parsed.every((m) => m.s.m === true && m.s.r === uuid(3) && m.c[0] === 'journal')).toBe(true);
+  });
+
+  it('name the sessions that ended', () => {
+    expect(JSON.parse(endedMessage('origin', { tenantId: uuid(1), userId: uuid(5), exceptSessionId: uuid(6) }))).toEqual({ v: 1, o: 'origin', k: 'ended', e: { t: uuid(1), u: uuid(5), x: uuid(6) } });
   });
 });
