@@ -205,7 +205,7 @@ export interface VoiceEntriesTable extends EntryColumns {
  */
 export type FileEntryType = EntryKind | 'comment' | 'task_comment' | 'task_log' | 'reward';
 
-/** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
+/** Attachments and drawings; the bytes are in the file store under storage_key (lib/blob-store.ts). */
 export interface EntryFilesTable {
   id: Generated<string>;
   tenant_id: string;
@@ -414,7 +414,7 @@ export interface DocumentSubmissionsTable extends Omit<EntityColumns, 'id'> {
 
 export type DocumentBlobRole = 'file' | 'page_image' | 'gallery_item' | 'answer';
 
-/** 0007: every stored file of a document; bytes under DATA_DIR/files/<tenant_id>/<storage_key>. */
+/** 0007: every stored file of a document; bytes in the file store under storage_key (lib/blob-store.ts). */
 export interface DocumentBlobsTable {
   id: Generated<string>;
   tenant_id: string;

@@ -95,7 +95,7 @@ export function localDay(offsetDays: number, from = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-/** `files`: where uploaded files live (config.dataDir); without it, demo drawings are skipped. */
+/** `files`: where uploaded files live (app.ts blobStoreFor); without it, demo drawings are skipped. */
 export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { files?: BlobStore } = {}): Promise<void> {
   let passwordHash: string | null = null;
   const demoHash = async () => (passwordHash ??= await hashPassword(DEMO_PASSWORD));
