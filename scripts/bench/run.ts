@@ -7,6 +7,7 @@
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
+ *   f. scale out on PostgreSQL (DATABASE_URL; skipped without): the checkpoint horizon's cost, WORKERS=1 vs 2
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -18,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { browserBench } from './browser';
+import { scaleOutBench } from './scale-out';
 import type * as DataSectionsModule from './data-sections';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,6 +67,7 @@ async function main() {
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
+    scaleOut: await section('f. scale out on PostgreSQL (horizon cost, WORKERS=1 vs 2)', () => scaleOutBench()),
   };
 
   const report = {
@@ -123,6 +126,15 @@ async function main() {
       `median ${j.saveToList.medianMs} ms over ${j.saveToList.runs}${j.saveToList.duplicateMatches.length ? `; shown twice in ${j.saveToList.duplicateMatches.length} run(s)` : ''}${j.saveToList.errors.length ? `; errors: ${String(j.saveToList.errors[0]).slice(0, 60)}` : ''}`,
     ]);
   }
+  const f = sections.scaleOut;
+  rows.push([
+    'f. scale out (PostgreSQL)',
+    !f.ok
+      ? failed(f)
+      : get(f).skipped
+        ? `skipped: ${get(f).skipped}`
+        : `checkpoint pull with/without horizon ${get(f).horizon.medianMsWith}/${get(f).horizon.medianMsWithout} ms (x${get(f).horizon.ratio}); WORKERS=2/1 ${get(f).workers.workers2.perSecond}/${get(f).workers.workers1.perSecond} req/s (x${get(f).workers.ratio}), p99 ${get(f).workers.workers2.p99Ms}/${get(f).workers.workers1.p99Ms} ms`,
+  ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

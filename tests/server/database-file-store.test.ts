@@ -21,8 +21,8 @@ beforeAll(async () => {
   const rows = await database.db
     .insertInto('tenants')
     .values([
-      { slug: `store-${randomBytes(4).toString('hex')}`, name: 'Store' },
-      { slug: `other-${randomBytes(4).toString('hex')}`, name: 'Other' },
+      { slug: `store-${randomBytes(4).toString('hex')}`, name: 'Store', mfa_policy: 'optional' },
+      { slug: `other-${randomBytes(4).toString('hex')}`, name: 'Other', mfa_policy: 'optional' },
     ])
     .returning('id')
     .execute();
