@@ -127,6 +127,8 @@ export class PostgresNotifier extends Notifier {
   private closed = false;
   /** Listening has worked once: a later connection follows a gap in which messages were lost. */
   private everConnected = false;
+  /** Ends the reconnect loop's wait at once (close). */
+  private wake: (() => void) | null = null;
 
   constructor(private readonly options: PostgresNotifierOptions) {
     super();
@@ -142,6 +144,7 @@ export class PostgresNotifier extends Notifier {
   async close(): Promise<void> {
     this.closed = true;
     if (this.health) clearInterval(this.health);
+    this.wake?.();
     await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
@@ -237,7 +240,11 @@ export class PostgresNotifier extends Notifier {
     this.connecting = (async () => {
       let delay = RECONNECT_FIRST_MS;
       while (!this.closed && this.client === null) {
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
+        this.wake = null;
         if (this.closed) break;
         try {
           await this.listen();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -112,6 +112,21 @@ export async function startPeerServer(
       await handle.close();
     },
   };
+}
+
+/**
+ * How many uploaded files are stored, of one tenant or all: on disk beside the embedded database,
+ * in the database on PostgreSQL (app.ts blobStoreFor). Half-written temporary files do not count.
+ */
+export async function storedFileCount(server: TestServer, tenantId?: string): Promise<number> {
+  if (server.database.kind === 'postgres') {
+    let query = server.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<string>().as('n'));
+    if (tenantId) query = query.where('tenant_id', '=', tenantId);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+  const root = join(server.config.dataDir, 'files', ...(tenantId ? [tenantId] : []));
+  if (!existsSync(root)) return 0;
+  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).length;
 }
 
 /** What buildApp needs to know of a test database (PostgreSQL: the URL and the file's schema). */
