@@ -133,7 +133,7 @@ async function main() {
       ? failed(f)
       : get(f).skipped
         ? `skipped: ${get(f).skipped}`
-        : `checkpoint pull with/without horizon ${get(f).horizon.medianMsWith}/${get(f).horizon.medianMsWithout} ms (x${get(f).horizon.ratio}); WORKERS=2/1 ${get(f).workers.workers2.perSecond}/${get(f).workers.workers1.perSecond} req/s (x${get(f).workers.ratio}), p99 ${get(f).workers.workers2.p99Ms}/${get(f).workers.workers1.p99Ms} ms`,
+        : `checkpoint pull with/without horizon ${get(f).horizon.medianMsWith}/${get(f).horizon.medianMsWithout} ms (x${get(f).horizon.ratio}, control x${get(f).horizon.controlRatio}); WORKERS=2/1 ${get(f).workers.workers2.perSecond}/${get(f).workers.workers1.perSecond} req/s (x${get(f).workers.ratio}), p99 ${get(f).workers.workers2.p99Ms}/${get(f).workers.workers1.p99Ms} ms`,
   ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);

@@ -3,7 +3,8 @@
  *
  *   1. The checkpoint horizon's cost on the hot path: jamie's journal pull in checkpoint mode (the
  *      replica's request) on two apps over one schema, one with the horizon (lib/sync-horizon.ts)
- *      and one without, requests alternating; medians and the ratio.
+ *      and one without, requests alternating; medians and the ratio, and the same ratio with both
+ *      without (the control: how far the two apps differ anyway).
  *   2. WORKERS=1 against WORKERS=2: the real server (server/main.ts), the same pull by many
  *      signed-in clients at once for a fixed time; requests per second, p50/p99, and the ratio.
  *      On a 2-core machine the load generator shares the cores, so the ratio is a floor.
@@ -37,29 +38,44 @@ function get(agent: Agent, base: string, path: string, cookie: string): Promise<
 }
 
 async function horizonCost(rounds: number) {
-  const withHorizon = await startTestServer();
-  const without = await startPeerServer(withHorizon);
-  // Bench only: the same app without the horizon, to see what it costs.
-  (without.app as FastifyInstance & { syncHorizon: unknown }).syncHorizon = NO_HORIZON;
+  const a = await startTestServer();
+  const b = await startPeerServer(a);
+  // Bench only: B without the horizon, to see what it costs; then A too, for the control (A against B as such).
+  const withoutHorizon = (server: typeof a) => ((server.app as FastifyInstance & { syncHorizon: unknown }).syncHorizon = NO_HORIZON);
   try {
-    const jamie = new Client(withHorizon.base);
+    const jamie = new Client(a.base);
     if ((await jamie.login('jamie', DEMO_PASSWORD)).status !== 200) throw new Error('jamie could not sign in');
     const cookie = browserHeaders(jamie).cookie!;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const times = { with: [] as number[], without: [] as number[] };
-    for (let i = 0; i < rounds + 20; i++) {
-      for (const [key, server] of [['with', withHorizon], ['without', without]] as const) {
-        const t0 = performance.now();
-        if ((await get(agent, server.base, PULL, cookie)) !== 200) throw new Error('pull failed');
-        if (i >= 20) times[key].push(performance.now() - t0);
+    const median = (xs: number[]) => quantile([...xs].sort((x, y) => x - y), 0.5);
+    /** Requests alternating between A and B; the medians. */
+    const alternate = async () => {
+      const times = { a: [] as number[], b: [] as number[] };
+      for (let i = 0; i < rounds + 20; i++) {
+        for (const [key, server] of [['a', a], ['b', b]] as const) {
+          const t0 = performance.now();
+          if ((await get(agent, server.base, PULL, cookie)) !== 200) throw new Error('pull failed');
+          if (i >= 20) times[key].push(performance.now() - t0);
+        }
       }
-    }
+      return { a: median(times.a), b: median(times.b) };
+    };
+    withoutHorizon(b);
+    const measured = await alternate();
+    withoutHorizon(a);
+    const control = await alternate();
     agent.destroy();
-    const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
-    return { rounds, medianMsWith: round(median(times.with)), medianMsWithout: round(median(times.without)), ratio: round(median(times.with) / median(times.without)) };
+    return {
+      rounds,
+      medianMsWith: round(measured.a),
+      medianMsWithout: round(measured.b),
+      ratio: round(measured.a / measured.b),
+      /** The same two apps, both without: how far A and B differ anyway. */
+      controlRatio: round(control.a / control.b),
+    };
   } finally {
-    await without.close();
-    await withHorizon.close();
+    await b.close();
+    await a.close();
   }
 }
 
