@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import type { Config } from './config';
 import type { DatabaseInfo } from './db/database';
 import { postgresConnection } from './db/database';
@@ -72,7 +73,6 @@ import lookupRoutes from './routes/users/lookups';
 import photoRoute from './routes/users/photo';
 import showUserRoute from './routes/users/show';
 import staffAccessRoute from './routes/audit/staff-access';
-import pg from 'pg';
 import './types';
 
 export interface BuildAppOptions {
