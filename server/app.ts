@@ -1,13 +1,20 @@
 import cookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import type { Config } from './config';
+import type { DatabaseInfo } from './db/database';
+import { postgresConnection } from './db/database';
 import type { Database } from './db/schema';
 import { authLimits, type AuthLimits } from './lib/auth-limits';
 import { deriveKeys } from './lib/crypto';
 import { createMailer } from './lib/mailer';
 import { Notifier } from './lib/notifier';
 import { FileStore } from './lib/file-store';
+import type { BlobStore } from './lib/blob-store';
+import { DatabaseFileStore } from './lib/database-file-store';
+import { PostgresNotifier } from './lib/postgres-notifier';
+import { NO_HORIZON, PostgresSyncHorizon } from './lib/sync-horizon';
 import { createNsfwClassifier, type ImageClassifier } from './lib/image-classifier';
 import { parseQueryString } from '../src/contract/query-string';
 import { createWebPushSender, PushDispatch, type PushSender } from './lib/push-sender';
@@ -25,6 +32,7 @@ import { registerSessions } from './plugins/session';
 import { registerRequestLog, requestLinesOff } from './plugins/request-log';
 import { DOCUMENT_FORM_LIMITS, formBodies, multipartBodies } from './plugins/multipart-bodies';
 import { registerStaticPwa } from './plugins/static-pwa';
+import { registerStoredFileSweep } from './plugins/stored-file-sweep';
 import appConfigRoute from './routes/app-config';
 import csrfCookieRoute from './routes/auth/csrf-cookie';
 import calendarInstancesRoute from './routes/calendar/instances';
@@ -79,6 +87,18 @@ export interface BuildAppOptions {
   pushSender?: PushSender;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * The database `db` is on (db/database.ts's handle will do). On PostgreSQL the server is one of
+   * possibly several processes: changes travel by LISTEN/NOTIFY, files are kept in the database,
+   * the auth ceiling is counted there, and checkpoints respect open transactions. Without it:
+   * PostgreSQL when config.databaseUrl is set, else the embedded database.
+   */
+  database?: DatabaseInfo;
+}
+
+/** Where uploaded files live for this database: on disk beside the embedded one, in PostgreSQL otherwise. */
+export function blobStoreFor(database: Pick<DatabaseInfo, 'kind'>, db: Kysely<Database>, dataDir: string): BlobStore {
+  return database.kind === 'postgres' ? new DatabaseFileStore(db) : new FileStore(dataDir);
 }
 
 /**
@@ -124,8 +144,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());
-  app.decorate('notifier', new Notifier());
-  app.decorate('fileStore', new FileStore(config.dataDir));
+  const database: DatabaseInfo = options.database ?? (config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite' });
+  app.decorate('databaseKind', database.kind);
+  if (database.kind === 'postgres') {
+    const notifier = new PostgresNotifier({ db: options.db, connect: () => new pg.Client(postgresConnection(database)), log: app.log });
+    await notifier.start();
+    app.addHook('onClose', async () => notifier.close());
+    app.decorate('notifier', notifier);
+    app.decorate('syncHorizon', new PostgresSyncHorizon(options.db));
+  } else {
+    app.decorate('notifier', new Notifier());
+    app.decorate('syncHorizon', NO_HORIZON);
+  }
+  app.decorate('fileStore', blobStoreFor(database, options.db, config.dataDir));
   const imageClassifier = options.imageClassifier ?? createNsfwClassifier({ ...config.imageCheck, log: app.log });
   app.decorate('imageClassifier', imageClassifier);
   app.addHook('onClose', async () => imageClassifier.close());
@@ -153,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerIdempotency(app);
   registerDemoTopUp(app);
   registerStaffAudit(app);
+  registerStoredFileSweep(app);
 
   await app.register(
     async (api) => {

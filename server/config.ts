@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import webpush from 'web-push';
@@ -35,6 +36,8 @@ export interface Config {
   pushServiceHosts: PushHostRule[];
   /** The image check's pool (lib/image-classifier.ts): worker threads, backend, started at boot or on first use. */
   imageCheck: { workers: number; backend: ImageCheckBackend; warm: boolean };
+  /** WORKERS: how many server processes share PORT on this machine (server/main.ts); above 1 only on PostgreSQL. */
+  workers: number;
 }
 
 export interface VapidKeys {
@@ -88,6 +91,11 @@ const envSchema = z.object({
   IMAGE_CHECK_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   IMAGE_CHECK_BACKEND: z.enum(['wasm', 'cpu']).default('wasm'),
   IMAGE_CHECK_WARM: booleanText.optional(),
+  WORKERS: z
+    .union([z.literal('auto').transform(() => availableParallelism()), z.coerce.number().int().min(1).max(64)], {
+      error: 'must be a whole number from 1 to 64, or auto (one per core)',
+    })
+    .default(1),
   PUSH_SERVICE_HOSTS: z
     .string()
     .default(DEFAULT_PUSH_SERVICE_HOSTS)
@@ -162,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
   }
   const e = parsed.data;
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError([`WORKERS: ${e.WORKERS} processes need DATABASE_URL (PostgreSQL); the embedded database belongs to one process`]);
+  }
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -186,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backend: e.IMAGE_CHECK_BACKEND,
       warm: e.IMAGE_CHECK_WARM ?? e.NODE_ENV === 'production',
     },
+    workers: e.WORKERS,
   };
 }

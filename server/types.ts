@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config';
 import type { Database, SessionState } from './db/schema';
 import type { AuthLimits } from './lib/auth-limits';
-import type { FileStore } from './lib/file-store';
+import type { BlobStore } from './lib/blob-store';
 import type { ImageClassifier } from './lib/image-classifier';
 import type { Keys } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
 import type { Notifier } from './lib/notifier';
 import type { PushDispatch, PushSender } from './lib/push-sender';
+import type { SyncHorizon } from './lib/sync-horizon';
 
 /** What the session plugin found for this request (null: no valid session cookie). */
 export interface CurrentSession {
@@ -27,9 +28,13 @@ declare module 'fastify' {
     keys: Keys;
     mailer: Mailer;
     limits: AuthLimits;
+    /** PostgreSQL (possibly one of several processes) or the embedded database (one process). */
+    databaseKind: 'pglite' | 'postgres';
     notifier: Notifier;
-    /** Uploaded files outside the database (lib/file-store.ts). */
-    fileStore: FileStore;
+    /** Uploaded files: on disk (embedded database) or in PostgreSQL (lib/blob-store.ts). */
+    fileStore: BlobStore;
+    /** What a page's checkpoint must stay below (lib/sync-horizon.ts). */
+    syncHorizon: SyncHorizon;
     /** The image check (lib/image-classifier.ts); tests may inject their own. */
     imageClassifier: ImageClassifier;
     /** One Web Push delivery (lib/push-sender.ts); replaceable in tests. */

@@ -11,6 +11,7 @@
  *   g. API load on PostgreSQL (BENCH_DATABASE_URL): health and signed-in pulls with autocannon (api-load.ts)
  *   h. Lighthouse, mobile defaults, median of 3: login (cold), dashboard and journal entries (warm profile)
  *   i. (in h's run) JavaScript transferred per route, in the browser and from the build's manifest
+ *   j. scale out on PostgreSQL (DATABASE_URL; skipped without): the checkpoint horizon's cost, WORKERS=1 vs 2
  *
  * Sections are independent: one that fails records its error and the others still run.
  * a–c run the data layer through Vite's module runner, so `import.meta.env` and the `@` alias
@@ -25,6 +26,7 @@ import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
 import { imageCheckBench } from './image-check';
 import { lighthouseBench, lighthouseRows } from './lighthouse';
+import { scaleOutBench } from './scale-out';
 import type * as DataSectionsModule from './data-sections';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -75,6 +77,7 @@ async function main() {
     imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),
     apiLoad: await section('g. API load on PostgreSQL', () => apiLoadBench(root)),
     lighthouse: await section('h. Lighthouse (mobile, median of 3) and JS per route', () => lighthouseBench({ root })),
+    scaleOut: await section('j. scale out on PostgreSQL (horizon cost, WORKERS=1 vs 2)', () => scaleOutBench()),
   };
 
   const report = {
@@ -149,6 +152,15 @@ async function main() {
   const h = sections.lighthouse;
   if (h.ok) rows.push(...lighthouseRows(h.result as Awaited<ReturnType<typeof lighthouseBench>>));
   else rows.push(['h. lighthouse', failed(h)]);
+  const j = sections.scaleOut;
+  rows.push([
+    'j. scale out (PostgreSQL)',
+    !j.ok
+      ? failed(j)
+      : get(j).skipped
+        ? `skipped: ${get(j).skipped}`
+        : `checkpoint pull with/without horizon ${get(j).horizon.medianMsWith}/${get(j).horizon.medianMsWithout} ms (x${get(j).horizon.ratio}, control x${get(j).horizon.controlRatio}); WORKERS=2/1 ${get(j).workers.workers2.perSecond}/${get(j).workers.workers1.perSecond} req/s (x${get(j).workers.ratio}), p99 ${get(j).workers.workers2.p99Ms}/${get(j).workers.workers1.p99Ms} ms`,
+  ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);
 }

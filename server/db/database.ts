@@ -11,10 +11,15 @@ import type { Database } from './schema';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL: the connection string (a dedicated listening connection needs it too). */
+  url?: string;
   /** The schema the tables live in when it is not the default one (tests on PostgreSQL). */
   schema?: string;
   close(): Promise<void>;
 }
+
+/** Which database a server runs on, as far as more than one process is concerned (app.ts). */
+export type DatabaseInfo = { kind: 'pglite' } | { kind: 'postgres'; url: string; schema?: string };
 
 export type DatabaseOptions =
   | { kind: 'pglite'; dataDir: string | null /* null: in memory */ }
@@ -59,25 +64,59 @@ export async function openDatabase(options: DatabaseOptions, extras: DatabaseExt
       await admin.end();
     }
   }
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === DATE_OID ? identity : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
+  const pool = new pg.Pool({ ...postgresConnection({ url: options.url, schema }), max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), ...extras });
+  // A search_path set in DATABASE_URL (`?options=-c search_path=...`) names the schema the same way.
+  const current = schema ?? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  const inSchema = current && current !== 'public' ? current : undefined;
   return {
     db,
     kind: 'postgres',
-    ...(schema ? { schema } : {}),
+    url: options.url,
+    ...(inSchema ? { schema: inSchema } : {}),
     async close() {
       if (schema && options.dropSchemaOnClose) await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
       await db.destroy();
     },
   };
+}
+
+/**
+ * How every connection of this server to PostgreSQL is made, the pool's and the change feed's
+ * (lib/postgres-notifier.ts): the schema first in the search path (tests), dates as strings, and
+ * an application_name that lib/sync-horizon.ts uses to find this server's open transactions
+ * (`hearth`, or `hearth:<schema>`; a DATABASE_URL that sets application_name wins, consistently).
+ */
+export function postgresConnection(info: { url: string; schema?: string }): pg.ClientConfig {
+  return {
+    connectionString: info.url,
+    application_name: info.schema ? `hearth:${info.schema}` : 'hearth',
+    ...(info.schema ? { options: `-c search_path=${info.schema}` } : {}),
+    // A dead peer (a restarted database, a dropped route) is noticed instead of waited on forever.
+    keepAlive: true,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === DATE_OID ? identity : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  };
+}
+
+/**
+ * Runs `work` (migrations, the demo seed) while holding a PostgreSQL advisory lock, so that servers
+ * starting at the same moment on several machines take turns: the migrator has a lock of its own,
+ * the seed does not. The lock is a session's: it goes with the connection if the process dies.
+ * The embedded database has one process: `work` just runs.
+ */
+export async function withStartupLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.kind !== 'postgres' || !handle.url) return work();
+  const client = new pg.Client(postgresConnection({ url: handle.url, schema: handle.schema }));
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [`hearth:startup:${handle.schema ?? 'public'}`]);
+    return await work();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** The server's database: PostgreSQL when DATABASE_URL is set, otherwise PGlite in DATA_DIR/pgdata. */

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0010-entry-versions.ts (0009 adds only indexes). */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0011-scale-out.ts (0009 adds only indexes). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -209,7 +209,7 @@ export interface VoiceEntriesTable extends EntryColumns {
  */
 export type FileEntryType = EntryKind | 'comment' | 'task_comment' | 'task_log' | 'reward';
 
-/** Attachments and drawings; the bytes are under DATA_DIR/files/<tenant_id>/<storage_key>. */
+/** Attachments and drawings; the bytes are in the file store under storage_key (lib/blob-store.ts). */
 export interface EntryFilesTable {
   id: Generated<string>;
   tenant_id: string;
@@ -418,7 +418,7 @@ export interface DocumentSubmissionsTable extends Omit<EntityColumns, 'id'> {
 
 export type DocumentBlobRole = 'file' | 'page_image' | 'gallery_item' | 'answer';
 
-/** 0007: every stored file of a document; bytes under DATA_DIR/files/<tenant_id>/<storage_key>. */
+/** 0007: every stored file of a document; bytes in the file store under storage_key (lib/blob-store.ts). */
 export interface DocumentBlobsTable {
   id: Generated<string>;
   tenant_id: string;
@@ -484,6 +484,30 @@ export interface StaffAccessLogTable {
   at: Generated<Date>;
 }
 
+/** 0011: an uploaded file's head when its bytes are in the database (PostgreSQL; lib/database-file-store.ts). */
+export interface StoredFilesTable {
+  tenant_id: string;
+  storage_key: string;
+  size: number;
+  chunk_size: number;
+  created_at: Generated<Date>;
+}
+
+/** 0011: its bytes, chunk by chunk (seq from 0). */
+export interface StoredFileChunksTable {
+  tenant_id: string;
+  storage_key: string;
+  seq: number;
+  bytes: Buffer;
+}
+
+/** 0011: fixed-window request counts shared by every process (plugins/rate-limit.ts). */
+export interface RequestCountersTable {
+  key: string;
+  count: number;
+  window_ends_at: Timestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   user_types: UserTypesTable;
@@ -522,6 +546,9 @@ export interface Database {
   rewards: RewardsTable;
   reward_exchanges: RewardExchangesTable;
   documents: DocumentsTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
+  request_counters: RequestCountersTable;
   staff_access_log: StaffAccessLogTable;
   document_chapters: DocumentChaptersTable;
   document_pages: DocumentPagesTable;

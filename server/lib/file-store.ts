@@ -2,17 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { STORAGE_KEY as KEY, TENANT_ID as TENANT, type BlobStore } from './blob-store';
 
 /**
- * Uploaded files live outside the database, under `<dataDir>/files/<tenant id>/<storage key>`.
- * The storage key is 32 random hex characters made here, never a name the client chose; a file is
- * written to a temporary name, flushed and renamed, so a reader never sees half a file.
+ * Uploaded files on the local disk, under `<dataDir>/files/<tenant id>/<storage key>`: the store of
+ * the embedded database, whose server is one process on one machine (lib/blob-store.ts; on
+ * PostgreSQL the bytes are in the database, lib/database-file-store.ts). The storage key is 32
+ * random hex characters made here, never a name the client chose; a file is written to a
+ * temporary name, flushed and renamed, so a reader never sees half a file.
  */
-const KEY = /^[0-9a-f]{32}$/;
 const TEMPORARY = /^\.[0-9a-f]{32}\.tmp$/;
-const TENANT = /^[0-9a-f-]{36}$/;
 
-export class FileStore {
+export class FileStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   private dir(tenantId: string): string {

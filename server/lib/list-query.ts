@@ -5,6 +5,7 @@ import type { FieldErrors } from '../../src/contract/envelope';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { FILTER_OPERATORS, listQuerySchema, type Checkpoint } from '../../src/contract/sync';
 import { HttpError } from './http-errors';
+import type { SyncHorizon } from './sync-horizon';
 import { isoMicros, isoMicrosOrNull } from './timestamps';
 import { isCalendarDate } from '../../src/contract/calendar-values';
 
@@ -13,6 +14,8 @@ import { isCalendarDate } from '../../src/contract/calendar-values';
  * sort, relations, tombstones with with_trashed=1, per_page (default 50, at most 500) and a
  * checkpoint. With a checkpoint the page is the rows strictly after (updated_at, id), in that
  * order, whatever sort was asked for: that is how a replica walks a collection exactly once.
+ * A page in that order holds no row that a transaction still open could precede (fetchPage,
+ * lib/sync-horizon.ts), so a checkpoint never passes a row that is yet to commit.
  */
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -68,6 +71,8 @@ export interface ListRequest {
   withTrashed: boolean;
   perPage: number;
   relations: string[];
+  /** The page walks (updated_at, id): checkpoint mode, or sorted by updated_at ascending as a first pull is. */
+  walksCheckpoints: boolean;
 }
 
 const CAST: Record<FieldType, string> = {
@@ -181,13 +186,15 @@ export function parseListQuery(query: unknown, spec: ListSpec): ListRequest {
   if (input.checkpoint && !UUID.test(input.checkpoint.id)) fail('checkpoint', 'The checkpoint id is not valid');
   if (Object.keys(errors).length > 0) throw new HttpError(422, chosen.validationFailed, errors);
 
+  const checkpoint = input.checkpoint ?? null;
   return {
     where,
     order,
-    checkpoint: input.checkpoint ?? null,
+    checkpoint,
     withTrashed: input.with_trashed === '1',
     perPage: input.per_page ?? DEFAULT_PAGE_SIZE,
     relations,
+    walksCheckpoints: checkpoint !== null || (order[0]?.[0] === spec.updatedAt && order[0][1] === 'asc'),
   };
 }
 
@@ -254,7 +261,7 @@ export interface Page<T> {
 }
 
 /** The page answer; rows must carry updated_at (microseconds, lib/timestamps.ts) and id. */
-export function toPage<T extends { id: string; updated_at: string }>(rows: T[], list: ListRequest): Page<T> {
+function toPage<T extends { id: string; updated_at: string }>(rows: T[], list: ListRequest): Page<T> {
   const hasMore = rows.length > list.perPage;
   const data = hasMore ? rows.slice(0, list.perPage) : rows;
   const last = data[data.length - 1];
@@ -263,4 +270,38 @@ export function toPage<T extends { id: string; updated_at: string }>(rows: T[], 
     data,
     meta: { per_page: list.perPage, has_more: hasMore, checkpoint: last ? { updated_at: last.updated_at, id: last.id } : null },
   };
+}
+
+/** How long a page waits for the transactions begun before its rows (normally a few milliseconds). */
+const HORIZON_WAIT_MS = 2_000;
+
+/**
+ * Runs `rows` (the list query, per_page + 1 rows as applyListQuery limits it, whatever shaping
+ * follows) and answers the page. A page that walks checkpoints holds only rows stamped before
+ * the horizon (lib/sync-horizon.ts), taken before the query: no row a transaction still open
+ * could precede. When the page would hold newer rows, it waits for the transactions begun before
+ * them to end (at most HORIZON_WAIT_MS), takes a new horizon and runs the query again; rows
+ * still too new then (written meanwhile, or behind a transaction open longer than that) are left
+ * for the next pull: the page ends before them, `has_more` says more is waiting, and the writes
+ * that made them tell their readers to pull. So a checkpoint never skips a row, and no row comes
+ * twice. Other lists (another sort) and the embedded database (no horizon) answer at once.
+ */
+export async function fetchPage<T extends { id: string; updated_at: string }>(horizon: SyncHorizon, list: ListRequest, rows: () => Promise<T[]>): Promise<Page<T>> {
+  if (!list.walksCheckpoints) return toPage(await rows(), list);
+  const first = await horizon.current();
+  const page = toPage(await rows(), list);
+  if (first === null || page.data.every((row) => row.updated_at < first)) return page;
+  const newest = page.data.reduce((max, row) => (row.updated_at > max ? row.updated_at : max), '');
+  const next = await horizon.waitPast(newest, HORIZON_WAIT_MS);
+  return before(toPage(await rows(), list), next);
+}
+
+/** The page cut before the first row at or after the horizon (rows are in checkpoint order). */
+function before<T extends { id: string; updated_at: string }>(page: Page<T>, horizon: string | null): Page<T> {
+  if (horizon === null) return page;
+  const cut = page.data.findIndex((row) => row.updated_at >= horizon);
+  if (cut === -1) return page;
+  const data = page.data.slice(0, cut);
+  const last = data.at(-1);
+  return { ...page, data, meta: { ...page.meta, has_more: true, checkpoint: last ? { updated_at: last.updated_at, id: last.id } : null } };
 }

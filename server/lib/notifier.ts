@@ -1,12 +1,14 @@
 import { EventEmitter } from 'node:events';
-import type { SyncTopic } from '../../src/contract/sync';
+import { SYNC_TOPICS, type SyncTopic } from '../../src/contract/sync-topics';
 
 /**
- * In-process change notifications for the event stream (routes/sync/stream.ts). Every write path
- * publishes what it changed with the narrowest scope it knows: a resident (their own rows), a home
- * (rota, staff), or the whole tenant (lookups). One process only: with several server processes
- * on one PostgreSQL, a write in one process does not reach streams held by another (clients still
- * catch up at their next pull); LISTEN/NOTIFY would lift that limit.
+ * Change notifications for the event stream (routes/sync/stream.ts). Every write path publishes
+ * what it changed with the narrowest scope it knows: a resident (their own rows), a home (rota,
+ * staff), or the whole tenant (lookups). This class delivers to the streams of this process only,
+ * which is all there is on the embedded database (one process). On PostgreSQL the server may run
+ * as several processes: lib/postgres-notifier.ts extends it so that what one process publishes
+ * reaches the streams every process holds (LISTEN/NOTIFY). Either way the audience rule below
+ * (`reaches`) is applied where the stream is, to ids, never to content.
  */
 export interface ChangeScope {
   tenantId: string;
@@ -45,6 +47,9 @@ export interface Audience {
 
 type Listener = (scope: ChangeScope, collections: SyncTopic[]) => void;
 
+/** Every topic: what a stream is told when this process may have missed changes (a lost feed). */
+const EVERYTHING = 'everything';
+
 export function reaches(audience: Audience, scope: ChangeScope): boolean {
   if (scope.residentId) {
     if (audience.residentId === scope.residentId) return true;
@@ -64,7 +69,7 @@ export class Notifier {
   }
 
   publish(scope: ChangeScope, collections: SyncTopic[]): void {
-    this.emitter.emit(scope.tenantId, scope, [...new Set(collections)]);
+    this.deliver(scope, [...new Set(collections)]);
   }
 
   /** Calls send with the changed collections this audience may see; returns the unsubscribe. */
@@ -72,13 +77,37 @@ export class Notifier {
     const listener: Listener = (scope, collections) => {
       if (reaches(audience, scope)) send(collections);
     };
+    const everything = () => send([...SYNC_TOPICS]);
     this.emitter.on(tenantId, listener);
-    return () => this.emitter.off(tenantId, listener);
+    this.emitter.on(EVERYTHING, everything);
+    return () => {
+      this.emitter.off(tenantId, listener);
+      this.emitter.off(EVERYTHING, everything);
+    };
   }
 
   /** Tells the streams of these sessions that they ended. */
   endSessions(ended: EndedSessions): void {
+    this.deliverEnded(ended);
+  }
+
+  /** To the streams of this process: a change. */
+  protected deliver(scope: ChangeScope, collections: SyncTopic[]): void {
+    this.emitter.emit(scope.tenantId, scope, collections);
+  }
+
+  /** To the streams of this process: sessions that ended. */
+  protected deliverEnded(ended: EndedSessions): void {
     this.emitter.emit(`ended:${ended.tenantId}`, ended);
+  }
+
+  /**
+   * To every stream of this process: anything may have changed (the feed from the other processes
+   * was cut, and what it carried meanwhile is lost). Topic names only, so nothing is revealed;
+   * each replica pulls what it may read, as it does when its stream opens.
+   */
+  protected deliverEverything(): void {
+    this.emitter.emit(EVERYTHING);
   }
 
   /** Calls `end` when this session is among ended ones; returns the unsubscribe. */

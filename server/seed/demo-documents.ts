@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { FormFieldInput } from '../../src/contract/forms';
 import type { Database, DocumentBlobRole } from '../db/schema';
 import { saveForm } from '../domain/tasks/forms';
-import type { FileStore } from '../lib/file-store';
+import type { BlobStore } from '../lib/blob-store';
 import { uuidv7 } from '../lib/uuidv7';
 import { textPdf } from './text-pdf';
 
@@ -197,7 +197,7 @@ const DOCUMENTS: SeedDocument[] = [
   },
 ];
 
-export async function seedDemoDocuments(db: Kysely<Database>, tenantId: string, files?: FileStore): Promise<void> {
+export async function seedDemoDocuments(db: Kysely<Database>, tenantId: string, files?: BlobStore): Promise<void> {
   if (!files) return;
   const tenant = await db.selectFrom('tenants').select('slug').where('id', '=', tenantId).executeTakeFirstOrThrow();
   if (tenant.slug !== 'demo') return;

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import type { FileStore } from '../lib/file-store';
+import type { BlobStore } from '../lib/blob-store';
 import type { EntryKind } from '../../src/contract/entry-kind';
 import type { Database } from '../db/schema';
 import { VOICE_CATEGORIES } from '../db/migrations/0002-offline-data';
@@ -78,7 +78,7 @@ const ENTRIES: Record<string, DemoEntry[]> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function seedDemoEntries(db: Kysely<Database>, tenantId: string, files?: FileStore): Promise<void> {
+export async function seedDemoEntries(db: Kysely<Database>, tenantId: string, files?: BlobStore): Promise<void> {
   await db
     .insertInto('voice_categories')
     .values(VOICE_CATEGORIES.map((name, position) => ({ tenant_id: tenantId, name, position, description: VOICE_CATEGORY_DESCRIPTIONS[name] ?? null })))
@@ -191,7 +191,7 @@ const DRAWING_ENTRY = 'Drew the sun from the garden this morning.';
 const SHARED_ENTRY = 'Ali, can we talk about the football trials tomorrow?';
 
 /** Added after the first seed: a drawing and an entry shared with Ali. Each is written once. */
-async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residentId: string, jamieUserId: string, aliUserId: string, files?: FileStore) {
+async function seedJournalExtras(db: Kysely<Database>, tenantId: string, residentId: string, jamieUserId: string, aliUserId: string, files?: BlobStore) {
   const has = async (description: string) =>
     Boolean(await db.selectFrom('journal_entries').select('id').where('resident_id', '=', residentId).where('description', '=', description).executeTakeFirst());
   const at = Date.now() - 3 * DAY_MS;

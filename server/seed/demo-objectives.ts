@@ -4,7 +4,7 @@ import { REVIEW_POINTS } from '../../src/contract/tasks';
 import type { Database } from '../db/schema';
 import { appendPoints } from '../domain/tasks/points';
 import { saveForm } from '../domain/tasks/forms';
-import type { FileStore } from '../lib/file-store';
+import type { BlobStore } from '../lib/blob-store';
 import { uuidv7At } from '../lib/uuidv7';
 import { demoDrawingPng } from './demo-entries';
 
@@ -86,7 +86,7 @@ const ALEX: DemoObjective[] = [
   { form: 'Health and wellbeing', title: 'Walk to the park', daysAgo: 1, answers: {}, comments: [['carer.jo', 'Shall we go after tea?', 0]] },
 ];
 
-export async function seedDemoObjectives(db: Kysely<Database>, tenantId: string, files?: FileStore): Promise<void> {
+export async function seedDemoObjectives(db: Kysely<Database>, tenantId: string, files?: BlobStore): Promise<void> {
   // Opening balances: the ledger's first entry is what a resident had before it existed.
   await sql`insert into points_ledger (tenant_id, resident_id, delta, reason, source_id)
     select tenant_id, id, reward_points, 'opening_balance', id from residents
@@ -122,7 +122,7 @@ async function writeObjective(
   objective: DemoObjective,
   formIds: Map<string, string>,
   users: Map<string, string>,
-  files?: FileStore,
+  files?: BlobStore,
 ) {
   const formId = formIds.get(objective.form)!;
   const staffId = users.get(objective.comments[0]?.[0] ?? '') ?? [...users.entries()].find(([name]) => name.startsWith('carer.'))![1];

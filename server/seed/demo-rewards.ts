@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { decidePoints, exchangePoints } from '../domain/rewards/exchanges';
-import type { FileStore } from '../lib/file-store';
+import type { BlobStore } from '../lib/blob-store';
 import { uuidv7At } from '../lib/uuidv7';
 import { rewardPicture, type RewardPicture } from './reward-pictures';
 
@@ -51,7 +51,7 @@ const JAMIE_HISTORY: [string, number, 'approved' | 'denied' | null, string, stri
   ['Later bedtime', 1, null, 'carer.ali', null],
 ];
 
-export async function seedDemoRewards(db: Kysely<Database>, tenantId: string, files?: FileStore): Promise<void> {
+export async function seedDemoRewards(db: Kysely<Database>, tenantId: string, files?: BlobStore): Promise<void> {
   const homes = await db.selectFrom('homes').select(['id', 'name']).where('tenant_id', '=', tenantId).execute();
   for (const home of homes) {
     const catalogue = CATALOGUES[home.name] ?? [];

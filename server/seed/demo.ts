@@ -8,7 +8,7 @@ import { seedDemoEntries } from './demo-entries';
 import { seedDemoObjectives } from './demo-objectives';
 import { seedDemoRewards } from './demo-rewards';
 import { seedDemoDocuments } from './demo-documents';
-import type { FileStore } from '../lib/file-store';
+import type { BlobStore } from '../lib/blob-store';
 
 /**
  * Demo data, safe to run at every start: fixed rows are inserted only when missing, and the
@@ -95,8 +95,8 @@ export function localDay(offsetDays: number, from = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-/** `files`: where uploaded files live (config.dataDir); without it, demo drawings are skipped. */
-export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { files?: FileStore } = {}): Promise<void> {
+/** `files`: where uploaded files live (app.ts blobStoreFor); without it, demo drawings are skipped. */
+export async function seedDemo(db: Kysely<Database>, keys: Keys, options: { files?: BlobStore } = {}): Promise<void> {
   let passwordHash: string | null = null;
   const demoHash = async () => (passwordHash ??= await hashPassword(DEMO_PASSWORD));
 

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentResponseSchema, commentSchema, type Comment } from '../../src/contract/comments';
 import { entryMessages, journalEntryResponseSchema, voiceEntryResponseSchema, type JournalEntry } from '../../src/contract/entries';
@@ -10,7 +8,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAY_HEADER, pageSchema } from '../../
 import type { ClassifyResult, ImageClassifier } from '../../server/lib/image-classifier';
 import type { Client } from './support/client';
 import { demoIds, signedIn } from './support/session';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestServer, storedFileCount, type TestServer } from './support/server';
 import { PDF, pngImage, postForm, type FormValue } from './support/uploads';
 
 /**
@@ -63,14 +61,10 @@ const rowsWithId = async (table: 'journal_entries' | 'voice_entries' | 'entry_co
   (await server.db.selectFrom(table as 'journal_entries').select('id').where('id', '=', id).execute()).length;
 const filesOf = async (entryType: 'journal' | 'voice' | 'comment', entryId: string) =>
   (await server.db.selectFrom('entry_files').select('id').where('entry_type', '=', entryType).where('entry_id', '=', entryId).execute()).length;
-/** Files on disk for the demo tenant (bytes live outside the database). */
-const filesOnDisk = async () => {
+/** Stored files of the demo tenant (on disk, or in the database on PostgreSQL). */
+const storedFiles = async () => {
   const tenant = await server.db.selectFrom('tenants').select('id').where('slug', '=', 'demo').executeTakeFirstOrThrow();
-  try {
-    return readdirSync(join(server.config.dataDir, 'files', tenant.id)).filter((name) => !name.startsWith('.')).length;
-  } catch {
-    return 0;
-  }
+  return storedFileCount(server, tenant.id);
 };
 
 async function jamieEntry(description: string, fields: [string, FormValue][] = []): Promise<JournalEntry> {
@@ -89,7 +83,7 @@ describe('client-made ids on create: entries', () => {
     expect(entry.id).toBe(id);
     expect(entry.files).toHaveLength(1);
     expect(await filesOf('journal', id)).toBe(1);
-    const disk = await filesOnDisk();
+    const disk = await storedFiles();
 
     // Another key (so the idempotency plugin does not answer), the same id: answered by the route,
     // before any other check (the image is not looked at again).
@@ -114,7 +108,7 @@ describe('client-made ids on create: entries', () => {
     }
     expect(await rowsWithId('journal_entries', id)).toBe(1);
     expect(await filesOf('journal', id)).toBe(1);
-    expect(await filesOnDisk()).toBe(disk);
+    expect(await storedFiles()).toBe(disk);
   });
 
   it('voice entries keep the id too', async () => {
@@ -169,7 +163,7 @@ describe('client-made ids on create: entries', () => {
   });
 
   it('a create that loses the race to the same id is a replay (same person) or idTaken (anyone else), never a 500', async () => {
-    const disk = await filesOnDisk();
+    const disk = await storedFiles();
     // Same person: the row appears between the id check and the insert.
     const mine = randomUUID();
     let ran = false;
@@ -185,7 +179,7 @@ describe('client-made ids on create: entries', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ id: mine, description: 'The first copy won', files: [] });
     expect(await filesOf('journal', mine)).toBe(0);
-    expect(await filesOnDisk()).toBe(disk);
+    expect(await storedFiles()).toBe(disk);
 
     // Someone else: sam's row appears first.
     const theirs = randomUUID();
@@ -199,7 +193,7 @@ describe('client-made ids on create: entries', () => {
     expect(classifier.during).toBeNull();
     expect(lost.status).toBe(422);
     expect(lost.body).toEqual(ID_TAKEN);
-    expect(await filesOnDisk()).toBe(disk);
+    expect(await storedFiles()).toBe(disk);
 
     // Truly concurrent sends of one create without keys: one row, every answer 201 with it.
     const together = randomUUID();
@@ -240,12 +234,12 @@ describe('client-made ids on create: comments', () => {
     const withFile = randomUUID();
     const fields: [string, FormValue][] = [['id', withFile], ['entry_id', entry.id], ['comment', 'Here is a photo'], ['files[0]', { name: 'p.png', data: PNG }]];
     expect((await postForm(server.base, jamie, COMMENTS, fields)).status).toBe(201);
-    const disk = await filesOnDisk();
+    const disk = await storedFiles();
     const resent = await postForm<{ data: Comment }>(server.base, jamie, COMMENTS, fields);
     expect(resent.status).toBe(201);
     expect(resent.body.data.id).toBe(withFile);
     expect(await filesOf('comment', withFile)).toBe(1);
-    expect(await filesOnDisk()).toBe(disk);
+    expect(await storedFiles()).toBe(disk);
   });
 
   it("someone else's comment id, a deleted one, or a malformed id: 422, and nothing about the row", async () => {
@@ -283,12 +277,12 @@ describe('client-made ids on create: comments', () => {
         .values({ id, tenant_id: await tenantOf('demo/jamie'), entry_type: 'journal', entry_id: entry.id, creator_id: ids.user['demo/jamie']!, comment: 'First copy' })
         .execute();
     };
-    const disk = await filesOnDisk();
+    const disk = await storedFiles();
     const res = await postForm<{ data: Comment }>(server.base, jamie, COMMENTS, [['id', id], ['entry_id', entry.id], ['comment', 'Second copy'], ['files[0]', { name: 'r.png', data: PNG }]]);
     expect(classifier.during).toBeNull();
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ id, comment: 'First copy', files: [] });
-    expect(await filesOnDisk()).toBe(disk);
+    expect(await storedFiles()).toBe(disk);
 
     const together = randomUUID();
     const answers = await Promise.all(Array.from({ length: 3 }, () => ali.post<{ data: Comment }>(COMMENTS, { id: together, entry_id: entry.id, comment: 'At once' })));

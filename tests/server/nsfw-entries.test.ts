@@ -1,11 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { entryMessages, journalEntryResponseSchema, type JournalEntry } from '../../src/contract/entries';
 import { ClassifierUnavailableError, type ClassifyResult, type ImageClassifier } from '../../server/lib/image-classifier';
 import type { Client } from './support/client';
 import { demoIds, signedIn } from './support/session';
-import { startTestServer, type TestServer } from './support/server';
+import { startTestServer, storedFileCount, type TestServer } from './support/server';
 import { FakeClassifier, imageAs, pngImage, postForm, type FormValue } from './support/uploads';
 import { WAIT_MS } from '../support/timeouts';
 
@@ -74,16 +72,14 @@ type Answer = { success: boolean; data: JournalEntry; errors?: Record<string, st
 const create = (fields: [string, FormValue][]) => postForm<Answer>(server.base, jamie, ENTRIES, fields);
 const update = (id: string, fields: [string, FormValue][]) => postForm<Answer>(server.base, jamie, `${ENTRIES}/${id}?_method=PUT`, fields);
 
-/** What a refused request must leave unchanged: jamie's entries and the files on disk. */
+/** What a refused request must leave unchanged: jamie's entries and the stored files. */
 async function stored() {
   const row = await server.db
     .selectFrom('journal_entries')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('resident_id', '=', ids.resident['demo/jamie']!)
     .executeTakeFirstOrThrow();
-  const root = join(server.config.dataDir, 'files');
-  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
-  return { entries: Number(row.n), files };
+  return { entries: Number(row.n), files: await storedFileCount(server) };
 }
 
 describe('the drawing (canvas) goes through the image check', () => {

@@ -9,7 +9,6 @@ import {
 import { pointsPageSchema } from '../../src/contract/tasks';
 import { seedDemo } from '../../server/seed/demo';
 import { deriveKeys } from '../../server/lib/crypto';
-import { FileStore } from '../../server/lib/file-store';
 import type { Client } from './support/client';
 import { demoIds, openStream, signedIn, signedInRiley } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
@@ -151,7 +150,7 @@ describe('the demo rewards', () => {
     const count = async (table: 'rewards' | 'reward_exchanges' | 'entry_files' | 'points_ledger') =>
       Number((await server.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = [await count('rewards'), await count('reward_exchanges'), await count('entry_files'), await count('points_ledger'), (await balance()).balance];
-    await seedDemo(server.db, deriveKeys(server.config.appKey), { files: new FileStore(server.config.dataDir) });
+    await seedDemo(server.db, deriveKeys(server.config.appKey), { files: server.app.fileStore });
     expect([await count('rewards'), await count('reward_exchanges'), await count('entry_files'), await count('points_ledger'), (await balance()).balance]).toEqual(before);
   });
 });

@@ -7,7 +7,6 @@ import type { Client } from './support/client';
 import { demoIds, openStream, signedIn } from './support/session';
 import { seedDemo } from '../../server/seed/demo';
 import { deriveKeys } from '../../server/lib/crypto';
-import { FileStore } from '../../server/lib/file-store';
 import { startTestServer, type TestServer } from './support/server';
 import { FakeClassifier, pngImage, postForm } from './support/uploads';
 
@@ -165,7 +164,7 @@ describe('the demo seed', () => {
     };
     const before = await count();
     const balance = (await points()).balance;
-    await seedDemo(server.db, deriveKeys(server.config.appKey), { files: new FileStore(server.config.dataDir) });
+    await seedDemo(server.db, deriveKeys(server.config.appKey), { files: server.app.fileStore });
     expect(await count()).toEqual(before);
     expect((await points()).balance).toBe(balance);
   });

@@ -9,6 +9,7 @@ import { documents } from './0007-documents';
 import { staffAccessLog } from './0008-staff-access-log';
 import { listIndexes } from './0009-list-indexes';
 import { entryVersions } from './0010-entry-versions';
+import { scaleOut } from './0011-scale-out';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-staff-access-log': staffAccessLog,
   '0009-list-indexes': listIndexes,
   '0010-entry-versions': entryVersions,
+  '0011-scale-out': scaleOut,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { isSavableText, printableKey } from '../../../src/contract/text';
 import type { StaffAccessRow } from '../../../src/contract/audit';
-import { applyListQuery, syncSelect, toPage, type ListRequest, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, syncSelect, type ListRequest, type ListSpec } from '../../lib/list-query';
 import { homeIdsOf } from '../access';
 
 /**
@@ -82,7 +82,7 @@ export const staffAccessSpec: ListSpec = {
 /** The rows a manager may review: the requests of staff who work in one of their homes. */
 export async function staffAccessPage(app: FastifyInstance, tenantId: string, managerId: string, list: ListRequest) {
   const homes = await homeIdsOf(app, tenantId, managerId);
-  if (homes.length === 0) return toPage<StaffAccessRow>([], list);
+  if (homes.length === 0) return fetchPage<StaffAccessRow>(app.syncHorizon, list, async () => []);
   const query = app.db
     .selectFrom('staff_access_log as log')
     .innerJoin('users', 'users.id', 'log.user_id')
@@ -109,9 +109,8 @@ export async function staffAccessPage(app: FastifyInstance, tenantId: string, ma
           .where('hs.deleted_at', 'is', null),
       ),
     );
-  const rows = await applyListQuery(query, list, staffAccessSpec).execute();
-  return toPage<StaffAccessRow>(
-    rows.map((row) => ({
+  return fetchPage<StaffAccessRow>(app.syncHorizon, list, async () =>
+    (await applyListQuery(query, list, staffAccessSpec).execute()).map((row) => ({
       id: row.id,
       updated_at: row.updated_at,
       deleted_at: null,
@@ -123,6 +122,5 @@ export async function staffAccessPage(app: FastifyInstance, tenantId: string, ma
       target: row.target as StaffAccessRow['target'],
       status: row.status,
     })),
-    list,
   );
 }

@@ -4,7 +4,7 @@ import type { Document, DocumentBlob, DocumentSubmission, GalleryItem } from '..
 import { documentMessages } from '../../../src/contract/documents';
 import { paths } from '../../../src/contract/paths';
 import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncSelect, type ListSpec } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { documentReadable } from '../access';
@@ -122,8 +122,7 @@ export async function listDocuments(app: FastifyInstance, auth: SignedIn, query:
   }
   let rows = documentRows(app, auth);
   if (conditions.length > 0) rows = rows.where(sql<SqlBool>`(d.sync_deleted_at is not null or (${sql.join(conditions, sql` and `)}))`);
-  const found = await applyListQuery(rows, { ...list, where: [] }, DOCUMENT_SPEC).execute();
-  const page = toPage(found, list);
+  const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(rows, { ...list, where: [] }, DOCUMENT_SPEC).execute());
   return { ...page, data: await presentDocuments(app, auth, page.data) };
 }
 

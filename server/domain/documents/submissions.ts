@@ -7,7 +7,7 @@ import { allowedFileType } from '../../../src/contract/file-type';
 import { answersSchemaFor, formLimits, formMessages, readFields, type FormField } from '../../../src/contract/forms';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { uuidv7 } from '../../lib/uuidv7';
 import { fieldErrors } from '../../lib/validate';
 import type { SignedIn } from '../../plugins/session';
@@ -187,7 +187,7 @@ export async function listSubmissions(app: FastifyInstance, auth: SignedIn, docu
   const home = doc.home_id ?? (await app.db.selectFrom('residents').select('home_id').where('id', '=', doc.resident_id!).executeTakeFirst())?.home_id;
   if (!home || !(await isStaffOf(app, auth, home))) throw new HttpError(403, chosen.forbidden);
   const list = parseListQuery(query, SUBMISSION_SPEC);
-  const rows = await applyListQuery(
+  const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(
     app.db
       .selectFrom('document_submissions as sub')
       .innerJoin('documents as doc', 'doc.id', 'sub.document_id')
@@ -197,8 +197,7 @@ export async function listSubmissions(app: FastifyInstance, auth: SignedIn, docu
       .where(documentSubmissionReadable(auth)),
     list,
     SUBMISSION_SPEC,
-  ).execute();
-  const page = toPage(rows, list);
+  ).execute());
   const shown = new Map((await presentSubmissions(app, auth, page.data.map((r) => r.id))).map((s) => [s.id, s]));
   const data: DocumentSubmissionRow[] = page.data.map((r) => {
     const { id: _id, ...s } = shown.get(r.id)!;

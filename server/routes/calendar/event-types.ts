@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { EventType } from '../../../src/contract/calendar';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
 import { paths } from '../../../src/contract/paths';
 
@@ -24,7 +24,6 @@ export default async function eventTypesRoute(app: FastifyInstance) {
         'event_types.name',
       ])
       .where('event_types.tenant_id', '=', auth.tenantId);
-    const rows: EventType[] = await applyListQuery(query, list, spec).execute();
-    return toPage(rows, list);
+    return fetchPage<EventType>(app.syncHorizon, list, () => applyListQuery(query, list, spec).execute());
   });
 }

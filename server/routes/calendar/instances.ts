@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { CalendarInstance } from '../../../src/contract/calendar';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncSelect, type ListSpec } from '../../lib/list-query';
 import { hourMinuteOrNull } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
@@ -63,8 +63,7 @@ export default async function calendarInstancesRoute(app: FastifyInstance) {
       .where('event_instances.resident_id', '=', resident.id)
       .where('events.event_type_id', 'is not', null);
     if (input.start_date) query = query.where('event_instances.end_date', '>=', input.start_date);
-    const rows = await applyListQuery(query, list, spec).execute();
-    const data: CalendarInstance[] = rows.map((r) => ({
+    const rows = async () => (await applyListQuery(query, list, spec).execute()).map((r): CalendarInstance => ({
       id: r.id,
       updated_at: r.updated_at,
       deleted_at: r.deleted_at,
@@ -75,6 +74,6 @@ export default async function calendarInstancesRoute(app: FastifyInstance) {
       end_time: r.end_time,
       event: { id: r.event_id, title: r.title, description: r.description, location: r.location, event_type_id: r.event_type_id! },
     }));
-    return toPage(data, list);
+    return fetchPage(app.syncHorizon, list, rows);
   });
 }

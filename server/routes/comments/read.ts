@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { COMMENT_SPEC, commentsQuery, presentComments } from '../../domain/comments/queries';
@@ -16,8 +16,7 @@ export default async function commentListRoutes(app: FastifyInstance) {
       const { id } = parse(idParamsSchema, request.params);
       const list = parseListQuery(request.query, COMMENT_SPEC);
       await showEntry(app, auth, kind, id);
-      const rows = await applyListQuery(commentsQuery(app, auth, kind).where('c.entry_id', '=', id), list, COMMENT_SPEC).execute();
-      const page = toPage(rows, list);
+      const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(commentsQuery(app, auth, kind).where('c.entry_id', '=', id), list, COMMENT_SPEC).execute());
       return { ...page, data: await presentComments(app, auth, page.data) };
     });
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { requireAuth } from '../../plugins/session';
 import { paths } from '../../../src/contract/paths';
 
@@ -35,7 +35,7 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
         'voice_categories.description',
       ])
       .where('voice_categories.tenant_id', '=', auth.tenantId);
-    return toPage(await applyListQuery(query, list, categorySpec).execute(), list);
+    return fetchPage(app.syncHorizon, list, () => applyListQuery(query, list, categorySpec).execute());
   });
 
   app.get(paths.emojis.pattern, async (request) => {
@@ -49,6 +49,6 @@ export default async function entryLookupRoutes(app: FastifyInstance) {
         'emojis.name',
         'emojis.position',
       ]);
-    return toPage(await applyListQuery(query, list, emojiSpec).execute(), list);
+    return fetchPage(app.syncHorizon, list, () => applyListQuery(query, list, emojiSpec).execute());
   });
 }

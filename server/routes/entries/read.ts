@@ -3,7 +3,7 @@ import type { Comment } from '../../../src/contract/comments';
 import { ENTRY_KINDS } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, isReplicaPull, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, fetchPage, isReplicaPull, parseListQuery } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { commentsQuery, presentComments } from '../../domain/comments/queries';
@@ -19,14 +19,17 @@ export default async function entryReadRoutes(app: FastifyInstance) {
       const list = parseListQuery(request.query, spec);
       const term = (request.query as { search_term?: unknown }).search_term;
       const searching = typeof term === 'string' && term.trim() !== '';
-      const rows =
-        isReplicaPull(list) && !searching
-          ? await ENTRY_PULLS[kind](app.db, { tenantId: auth.tenantId, userId: auth.userId }, list)
-          : await applyListQuery(withSearchTerm(entriesQuery(app, auth, kind), term), list, spec).execute();
-      // Revocations are recorded only for staff (they lose access when a young person stops sharing;
-      // domain/entries/revocations.ts): a young person's pull has none to ask for.
-      const revoked = request.session?.staff ? await revokedAfterCheckpoint(app, auth, kind, list) : [];
-      const page = toPage(mergeByCheckpoint(rows, revoked), list);
+      // Both queries run after the horizon (lib/list-query.ts fetchPage): revocations walk the checkpoint too.
+      const page = await fetchPage(app.syncHorizon, list, async () => {
+        const rows =
+          isReplicaPull(list) && !searching
+            ? await ENTRY_PULLS[kind](app.db, { tenantId: auth.tenantId, userId: auth.userId }, list)
+            : await applyListQuery(withSearchTerm(entriesQuery(app, auth, kind), term), list, spec).execute();
+        // Revocations are recorded only for staff (they lose access when a young person stops sharing;
+        // domain/entries/revocations.ts): a young person's pull has none to ask for.
+        const revoked = request.session?.staff ? await revokedAfterCheckpoint(app, auth, kind, list) : [];
+        return mergeByCheckpoint(rows, revoked);
+      });
       const entries = new Map(presentEntries(kind, page.data.filter((r): r is EntryRow => !isRevoked(r))).map((e) => [e.id, e]));
       return { ...page, data: page.data.map((r) => (isRevoked(r) ? tombstoneOf(kind, r) : entries.get(r.id)!)) };
     });

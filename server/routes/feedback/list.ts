@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { FeedbackItem } from '../../../src/contract/feedback';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { isoMicros, isoMicrosOrNull } from '../../lib/timestamps';
 import { requireAuth } from '../../plugins/session';
 import { feedbackQuery } from '../../domain/feedback/queries';
@@ -57,8 +57,7 @@ export default async function feedbackListRoute(app: FastifyInstance) {
       'creator.last_name as creator_last_name',
       sql<boolean>`creator_photo.id is not null`.as('creator_has_photo'),
     ]);
-    const rows = await applyListQuery(query, list, spec).execute();
-    const data: FeedbackItem[] = rows.map((r) => ({
+    const rows = async () => (await applyListQuery(query, list, spec).execute()).map((r): FeedbackItem => ({
       id: r.id,
       updated_at: r.updated_at,
       deleted_at: r.deleted_at,
@@ -79,6 +78,6 @@ export default async function feedbackListRoute(app: FastifyInstance) {
         creator: { id: r.creator_id, first_name: r.creator_first_name, last_name: r.creator_last_name, has_photo: r.creator_has_photo },
       },
     }));
-    return toPage(data, list);
+    return fetchPage(app.syncHorizon, list, rows);
   });
 }

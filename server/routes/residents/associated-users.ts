@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AssociatedUser } from '../../../src/contract/residents';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncSelect, type ListSpec } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
@@ -49,7 +49,6 @@ export default async function associatedUsersRoute(app: FastifyInstance) {
       .where('home_staff.tenant_id', '=', auth.tenantId)
       .where('users.tenant_id', '=', auth.tenantId)
       .where('home_staff.home_id', '=', resident.home_id);
-    const rows: AssociatedUser[] = await applyListQuery(query, list, spec).execute();
-    return toPage(rows, list);
+    return fetchPage<AssociatedUser>(app.syncHorizon, list, () => applyListQuery(query, list, spec).execute());
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { paths } from '../../../src/contract/paths';
 import { rewardsQuerySchema } from '../../../src/contract/rewards';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident, staffHome } from '../../domain/access';
@@ -24,8 +24,7 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { resident_id } = parse(rewardsQuerySchema, request.query ?? {});
     const resident = await catalogueResident(app, auth, resident_id);
     const list = parseListQuery(request.query, REWARD_SPEC);
-    const rows = await applyListQuery(homeRewardsQuery(app.db, auth.tenantId, resident.home_id, REWARD_SPEC), list, REWARD_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(homeRewardsQuery(app.db, auth.tenantId, resident.home_id, REWARD_SPEC), list, REWARD_SPEC).execute());
     return { ...page, data: await presentRewards(app.db, auth.tenantId, page.data) };
   });
 
@@ -34,8 +33,7 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { id } = parse(idParamsSchema, request.params);
     const resident = await reachableResident(app, auth, id);
     const list = parseListQuery(request.query, EXCHANGE_SPEC);
-    const rows = await applyListQuery(residentExchangesQuery(app.db, auth, resident.id), list, EXCHANGE_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(residentExchangesQuery(app.db, auth, resident.id), list, EXCHANGE_SPEC).execute());
     return { ...page, data: await presentExchanges(app.db, auth.tenantId, page.data) };
   });
 
@@ -44,8 +42,7 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { id } = parse(idParamsSchema, request.params);
     const homeId = await staffHome(app, auth, id);
     const list = parseListQuery(request.query, STAFF_REWARD_SPEC);
-    const rows = await applyListQuery(homeRewardsQuery(app.db, auth.tenantId, homeId, STAFF_REWARD_SPEC), list, STAFF_REWARD_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(homeRewardsQuery(app.db, auth.tenantId, homeId, STAFF_REWARD_SPEC), list, STAFF_REWARD_SPEC).execute());
     return { ...page, data: await presentRewards(app.db, auth.tenantId, page.data) };
   });
 
@@ -54,8 +51,7 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { id } = parse(idParamsSchema, request.params);
     const homeId = await staffHome(app, auth, id);
     const list = parseListQuery(request.query, EXCHANGE_SPEC);
-    const rows = await applyListQuery(homeExchangesQuery(app.db, auth, homeId), list, EXCHANGE_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(homeExchangesQuery(app.db, auth, homeId), list, EXCHANGE_SPEC).execute());
     return { ...page, data: await presentExchanges(app.db, auth.tenantId, page.data) };
   });
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import type { RosterItem } from '../../../src/contract/rota';
 import { HttpError } from '../../lib/http-errors';
-import { applyListQuery, parseListQuery, syncColumns, syncSelect, toPage, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
 import { hourMinute } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
@@ -45,7 +45,7 @@ export default async function staffRosterRoute(app: FastifyInstance) {
     const mine = await homeIdsOf(app, auth.tenantId, auth.userId);
     const asked = input.parent_project_ids ?? mine;
     if (asked.some((id) => !mine.includes(id))) throw new HttpError(404, chosen.notFound);
-    if (asked.length === 0) return toPage([], list);
+    if (asked.length === 0) return fetchPage<RosterItem>(app.syncHorizon, list, async () => []);
 
     const query = app.db
       .selectFrom('rota_shifts')
@@ -65,11 +65,10 @@ export default async function staffRosterRoute(app: FastifyInstance) {
       .where('rota_shifts.tenant_id', '=', auth.tenantId)
       .where('rota_shifts.home_id', 'in', asked)
       .where('rota_shifts.shift_date', '=', input.date);
-    const rows = await applyListQuery(query, list, spec).execute();
-    const data: RosterItem[] = rows.map(({ first_name, last_name, has_photo, ...shift }) => ({
+    const rows = async () => (await applyListQuery(query, list, spec).execute()).map(({ first_name, last_name, has_photo, ...shift }): RosterItem => ({
       ...shift,
       user: { id: shift.user_id, first_name, last_name, has_photo },
     }));
-    return toPage(data, list);
+    return fetchPage(app.syncHorizon, list, rows);
   });
 }

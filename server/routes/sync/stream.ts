@@ -12,7 +12,8 @@ import { paths } from '../../../src/contract/paths';
  * they can see changes; a `: ping` comment every 25 s keeps proxies from closing the connection.
  * The stream ends when the session ends: at once on logout or a password change (the notifier says
  * so), at the next ping when it expired; and when the server closes.
- * Notifications are in-process (lib/notifier.ts).
+ * Notifications come from lib/notifier.ts: this process's own writes, and on PostgreSQL every
+ * other process's too (lib/postgres-notifier.ts), filtered here by the one audience rule.
  */
 const PING_EVERY_MS = 25_000;
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { paths } from '../../../src/contract/paths';
 import type { TaskLogStatus } from '../../../src/contract/tasks';
 import { idParamsSchema } from '../../../src/contract/users';
-import { applyListQuery, parseListQuery, toPage } from '../../lib/list-query';
+import { applyListQuery, fetchPage, parseListQuery } from '../../lib/list-query';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
@@ -26,8 +26,7 @@ export default async function taskReadRoutes(app: FastifyInstance) {
       const { id } = parse(idParamsSchema, request.params);
       const resident = await reachableResident(app, auth, id);
       const list = parseListQuery(request.query, TASK_LOG_SPEC);
-      const rows = await applyListQuery(residentLogsQuery(app, auth, resident.id, status), list, TASK_LOG_SPEC).execute();
-      const page = toPage(rows, list);
+      const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(residentLogsQuery(app, auth, resident.id, status), list, TASK_LOG_SPEC).execute());
       return { ...page, data: await presentTaskLogs(app, auth, page.data) };
     });
   }
@@ -55,16 +54,14 @@ export default async function taskReadRoutes(app: FastifyInstance) {
     const { id } = parse(idParamsSchema, request.params);
     const resident = await reachableResident(app, auth, id);
     const list = parseListQuery(request.query, POINTS_SPEC);
-    const rows = await applyListQuery(pointsQuery(app, auth.tenantId, resident.id), list, POINTS_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(pointsQuery(app, auth.tenantId, resident.id), list, POINTS_SPEC).execute());
     return { ...page, data: presentPoints(page.data), balance: await balanceOf(app, auth.tenantId, resident.id) };
   });
 
   app.get(paths.forms.pattern, async (request) => {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, FORM_SPEC);
-    const rows = await applyListQuery(formsQuery(app, auth), list, FORM_SPEC).execute();
-    const page = toPage(rows, list);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(formsQuery(app, auth), list, FORM_SPEC).execute());
     return { ...page, data: presentForms(page.data) };
   });
 }

@@ -173,7 +173,7 @@ export function restartable(server: TestServer): RestartableServer {
     start: () =>
       serial(async () => {
         if (app) return;
-        const next = await buildApp({ config: server.config, db: server.db, limits: { authRequestsPerMinute: 100_000 }, imageClassifier: new FakeClassifier() });
+        const next = await buildApp({ config: server.config, db: server.db, database: server.database, limits: { authRequestsPerMinute: 100_000 }, imageClassifier: new FakeClassifier() });
         await next.listen({ port, host: '127.0.0.1' });
         app = next;
         server.app = next;

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
-import { buildApp, type BuildAppOptions } from '../../../server/app';
-import { FileStore } from '../../../server/lib/file-store';
+import { blobStoreFor, buildApp, type BuildAppOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { openTestDatabase } from '../../../server/db/database';
+import { openDatabase, openTestDatabase, type DatabaseHandle, type DatabaseInfo } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import type { Database } from '../../../server/db/schema';
 import type { AuthLimits } from '../../../server/lib/auth-limits';
@@ -20,6 +19,8 @@ export interface TestServer {
   app: FastifyInstance;
   db: Kysely<Database>;
   config: Config;
+  /** The database as buildApp was told of it (pass it again to a rebuilt app). */
+  database: DatabaseInfo;
   base: string;
   client(): Client;
   close(): Promise<void>;
@@ -61,11 +62,13 @@ export async function startTestServer(
   const onQuery = options.onQuery;
   const handle = await openTestDatabase(onQuery ? { log: (event) => onQuery(event.query) } : {});
   await migrateToLatest(handle.db, handle.schema);
-  await seedDemo(handle.db, deriveKeys(config.appKey), { files: new FileStore(config.dataDir) });
+  const database = databaseInfo(handle);
+  await seedDemo(handle.db, deriveKeys(config.appKey), { files: blobStoreFor(database, handle.db, config.dataDir) });
   // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
   const app = await buildApp({
     config,
     db: handle.db,
+    database,
     limits: { authRequestsPerMinute: 100_000, ...options.limits },
     imageClassifier: options.imageClassifier,
     logStream: options.logStream,
@@ -78,6 +81,7 @@ export async function startTestServer(
     app,
     db: handle.db,
     config,
+    database,
     base,
     client: () => new Client(base),
     async close() {
@@ -85,6 +89,65 @@ export async function startTestServer(
       await handle.close();
     },
   };
+}
+
+/**
+ * A second server process, as far as the first can tell: another app on the same PostgreSQL
+ * schema with its own connections, its own change feed and its own memory, sharing only the
+ * database and APP_KEY (as processes behind one proxy do). PostgreSQL only.
+ */
+export async function startPeerServer(
+  server: TestServer,
+  options: { limits?: Partial<AuthLimits>; imageClassifier?: BuildAppOptions['imageClassifier'] } = {},
+): Promise<TestServer> {
+  if (server.database.kind !== 'postgres') throw new Error('a peer server needs PostgreSQL');
+  const { url, schema } = server.database;
+  const handle = await openDatabase({ kind: 'postgres', url, ...(schema ? { schema } : {}) });
+  // Its own disk, as on another machine: only the database is shared.
+  const config = { ...server.config, dataDir: mkdtempSync(join(tmpdir(), 'hearth-peer-')) };
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    database: server.database,
+    limits: { authRequestsPerMinute: 100_000, ...options.limits },
+    imageClassifier: options.imageClassifier,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const base = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    db: handle.db,
+    config,
+    database: server.database,
+    base,
+    client: () => new Client(base),
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+/**
+ * How many uploaded files are stored, of one tenant or all: on disk beside the embedded database,
+ * in the database on PostgreSQL (app.ts blobStoreFor). Half-written temporary files do not count.
+ */
+export async function storedFileCount(server: TestServer, tenantId?: string): Promise<number> {
+  if (server.database.kind === 'postgres') {
+    let query = server.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<string>().as('n'));
+    if (tenantId) query = query.where('tenant_id', '=', tenantId);
+    return Number((await query.executeTakeFirstOrThrow()).n);
+  }
+  const root = join(server.config.dataDir, 'files', ...(tenantId ? [tenantId] : []));
+  if (!existsSync(root)) return 0;
+  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).length;
+}
+
+/** What buildApp needs to know of a test database (PostgreSQL: the URL and the file's schema). */
+export function databaseInfo(handle: DatabaseHandle): DatabaseInfo {
+  return handle.kind === 'postgres' ? { kind: 'postgres', url: handle.url!, ...(handle.schema ? { schema: handle.schema } : {}) } : { kind: 'pglite' };
 }
 
 export const totpFor = (secret: string) =>

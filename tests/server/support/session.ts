@@ -63,7 +63,7 @@ export interface OpenStream {
   close(): void;
 }
 
-export async function openStream(server: TestServer, client: Client): Promise<OpenStream> {
+export async function openStream(server: Pick<TestServer, 'base'>, client: Client): Promise<OpenStream> {
   const controller = new AbortController();
   const res = await fetch(`${server.base}/api/v1/sync/stream`, {
     headers: { cookie: browserHeaders(client).cookie!, accept: 'text/event-stream' },

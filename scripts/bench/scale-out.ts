@@ -1,0 +1,151 @@
+/**
+ * Scale out on PostgreSQL (issue 13), as ratios taken in one run. Needs DATABASE_URL (skipped without).
+ *
+ *   1. The checkpoint horizon's cost on the hot path: jamie's journal pull in checkpoint mode (the
+ *      replica's request) on two apps over one schema, one with the horizon (lib/sync-horizon.ts)
+ *      and one without, requests alternating; medians and the ratio, and the same ratio with both
+ *      without (the control: how far the two apps differ anyway).
+ *   2. WORKERS=1 against WORKERS=2: the real server (server/main.ts), the same pull by many
+ *      signed-in clients at once for a fixed time; requests per second, p50/p99, and the ratio.
+ *      On a 2-core machine the load generator shares the cores, so the ratio is a floor.
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { NO_HORIZON } from '../../server/lib/sync-horizon';
+import { Client } from '../../tests/server/support/client';
+import { fakeStaticDir, freePort, schemaOnPostgres, startServerProcess, withoutDatabaseUrl, type ServerProcess } from '../../tests/server/support/process';
+import { startPeerServer, startTestServer } from '../../tests/server/support/server';
+import { browserHeaders, DEMO_PASSWORD } from '../../tests/server/support/session';
+
+const PULL =
+  '/api/v1/projects/residents/journal/entries?sort[0][0]=updated_at&sort[0][1]=asc&sort[1][0]=id&sort[1][1]=asc&with_trashed=1&per_page=50' +
+  `&checkpoint[updated_at]=${encodeURIComponent('1970-01-01T00:00:00.000000Z')}&checkpoint[id]=00000000-0000-0000-0000-000000000000`;
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+
+function get(agent: Agent, base: string, path: string, cookie: string): Promise<number> {
+  const url = new URL(`${base}${path}`);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent, headers: { cookie, accept: 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function horizonCost(rounds: number) {
+  const a = await startTestServer();
+  const b = await startPeerServer(a);
+  // Bench only: B without the horizon, to see what it costs; then A too, for the control (A against B as such).
+  const withoutHorizon = (server: typeof a) => ((server.app as FastifyInstance & { syncHorizon: unknown }).syncHorizon = NO_HORIZON);
+  try {
+    const jamie = new Client(a.base);
+    if ((await jamie.login('jamie', DEMO_PASSWORD)).status !== 200) throw new Error('jamie could not sign in');
+    const cookie = browserHeaders(jamie).cookie!;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const median = (xs: number[]) => quantile([...xs].sort((x, y) => x - y), 0.5);
+    /** Requests alternating between A and B; the medians. */
+    const alternate = async () => {
+      const times = { a: [] as number[], b: [] as number[] };
+      for (let i = 0; i < rounds + 20; i++) {
+        for (const [key, server] of [['a', a], ['b', b]] as const) {
+          const t0 = performance.now();
+          if ((await get(agent, server.base, PULL, cookie)) !== 200) throw new Error('pull failed');
+          if (i >= 20) times[key].push(performance.now() - t0);
+        }
+      }
+      return { a: median(times.a), b: median(times.b) };
+    };
+    withoutHorizon(b);
+    const measured = await alternate();
+    withoutHorizon(a);
+    const control = await alternate();
+    agent.destroy();
+    return {
+      rounds,
+      medianMsWith: round(measured.a),
+      medianMsWithout: round(measured.b),
+      ratio: round(measured.a / measured.b),
+      /** The same two apps, both without: how far A and B differ anyway. */
+      controlRatio: round(control.a / control.b),
+    };
+  } finally {
+    await b.close();
+    await a.close();
+  }
+}
+
+/** `connections` signed-in clients pulling in a loop for `seconds`. */
+async function load(server: ServerProcess, cookies: string[], seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: cookies.length });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    cookies.map(async (cookie) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const status = await get(agent, server.base, PULL, cookie).catch(() => 0);
+        if (status === 200) latencies.push(performance.now() - t0);
+        else errors++;
+      }
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, perSecond: round(latencies.length / seconds, 0), p50Ms: round(quantile(latencies, 0.5), 1), p99Ms: round(quantile(latencies, 0.99), 1) };
+}
+
+async function workersThroughput(connections: number, seconds: number) {
+  const database = await schemaOnPostgres();
+  const staticDir = fakeStaticDir();
+  const appKey = randomBytes(32).toString('base64');
+  const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
+  try {
+    for (const workers of [1, 2]) {
+      const port = await freePort();
+      const server = await startServerProcess({
+        ...withoutDatabaseUrl(),
+        DATABASE_URL: database.url,
+        WORKERS: String(workers),
+        SEED_DEMO: workers === 1 ? 'true' : 'false',
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: staticDir,
+        STATIC_DIR: staticDir,
+        APP_KEY: appKey,
+        LOG_LEVEL: 'warn',
+      });
+      try {
+        // Every worker up (the first answers health first), then the sign-ins, spread over them.
+        await new Promise((resolve) => setTimeout(resolve, workers * 3000));
+        // Eight sessions, each on connections/8 connections (the sign-in ceiling is 60 requests a minute).
+        const sessions: string[] = [];
+        for (let i = 0; i < 8; i++) {
+          const client = new Client(server.base);
+          if ((await client.login('jamie', DEMO_PASSWORD)).status !== 200) throw new Error('jamie could not sign in');
+          sessions.push(browserHeaders(client).cookie!);
+        }
+        const cookies = Array.from({ length: connections }, (_, i) => sessions[i % sessions.length]!);
+        await load(server, cookies.slice(0, 4), 2); // warm-up
+        results[`workers${workers}`] = await load(server, cookies, seconds);
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    }
+  } finally {
+    await database.drop();
+  }
+  return { connections, seconds, ...results, ratio: round(results.workers2!.perSecond / results.workers1!.perSecond) };
+}
+
+export async function scaleOutBench() {
+  if (!process.env.DATABASE_URL) return { skipped: 'DATABASE_URL unset (PostgreSQL only)' };
+  return { horizon: await horizonCost(150), workers: await workersThroughput(32, 10) };
+}
