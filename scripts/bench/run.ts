@@ -152,14 +152,14 @@ async function main() {
   const h = sections.lighthouse;
   if (h.ok) rows.push(...lighthouseRows(h.result as Awaited<ReturnType<typeof lighthouseBench>>));
   else rows.push(['h. lighthouse', failed(h)]);
-  const j = sections.scaleOut;
+  const so = sections.scaleOut;
   rows.push([
     'j. scale out (PostgreSQL)',
-    !j.ok
-      ? failed(j)
-      : get(j).skipped
-        ? `skipped: ${get(j).skipped}`
-        : `checkpoint pull with/without horizon ${get(j).horizon.medianMsWith}/${get(j).horizon.medianMsWithout} ms (x${get(j).horizon.ratio}, control x${get(j).horizon.controlRatio}); WORKERS=2/1 ${get(j).workers.workers2.perSecond}/${get(j).workers.workers1.perSecond} req/s (x${get(j).workers.ratio}), p99 ${get(j).workers.workers2.p99Ms}/${get(j).workers.workers1.p99Ms} ms`,
+    !so.ok
+      ? failed(so)
+      : get(so).skipped
+        ? `skipped: ${get(so).skipped}`
+        : `checkpoint pull with/without horizon ${get(so).horizon.medianMsWith}/${get(so).horizon.medianMsWithout} ms (x${get(so).horizon.ratio}, control x${get(so).horizon.controlRatio}); WORKERS=2/1 ${get(so).workers.workers2.perSecond}/${get(so).workers.workers1.perSecond} req/s (x${get(so).workers.ratio}), p99 ${get(so).workers.workers2.p99Ms}/${get(so).workers.workers1.p99Ms} ms`,
   ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   process.stdout.write(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n\nwritten ${file}\n`);

@@ -247,7 +247,7 @@ export function replicaPullQuery<V extends Record<string, unknown>, DB, TB exten
   build: (db: Kysely<Database>, values: V) => SelectQueryBuilder<DB, TB, O>,
 ) {
   const query = compiledOnce((db, v: V & { checkpointUpdatedAt: string; checkpointId: string; limit: number }) => {
-    const list: ListRequest = { where: [], order: [], checkpoint: { updated_at: v.checkpointUpdatedAt, id: v.checkpointId }, withTrashed: true, perPage: 0, relations: [] };
+    const list: ListRequest = { where: [], order: [], checkpoint: { updated_at: v.checkpointUpdatedAt, id: v.checkpointId }, withTrashed: true, perPage: 0, relations: [], walksCheckpoints: true };
     return withListClauses(build(db, v), list, spec, v.limit);
   });
   return (db: Kysely<Database>, values: V, list: ListRequest & { checkpoint: Checkpoint }): Promise<O[]> =>
