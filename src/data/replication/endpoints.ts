@@ -29,7 +29,8 @@ import { keepDocuments } from '../documents/keeper';
 import type { OpenReplica } from '../replica/replica-store';
 import { rewardLookupOf } from '../replica/rewards';
 import { pruneTaskOverlays } from '../replica/task-overlays';
-import { SHORT_ROWS_PER_PAGE, type PullConfig } from './pull';
+import { SHORT_ROWS_PER_PAGE } from './page-sizes';
+import type { PullConfig } from './pull';
 import { cacheRewardPictures } from './reward-pictures';
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */

@@ -20,7 +20,7 @@
 import type { RxCollection, RxDocument, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { z } from 'zod';
-import { MAX_PAGE_SIZE, type Checkpoint } from '@/contract/sync';
+import type { Checkpoint } from '@/contract/sync';
 import { getApiBase } from '@/api/base-address';
 import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
@@ -28,16 +28,9 @@ import { withQuery, type ListQuery } from '@/contract/query-string';
 import { onRefusedPull } from '../database/refused-pulls';
 import { keepLocalChange, type ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
+import { DEFAULT_PER_PAGE } from './page-sizes';
 
-export const DEFAULT_PER_PAGE = 100;
-/**
- * Page size of collections whose rows are short and of fixed shape (calendar instances, the points
- * ledger and reward history, staff): the server's most (src/contract/sync.ts). An initial sync of
- * 5,000 calendar instances is 11 requests instead of 51; every page costs a round trip on a poor
- * connection, a server query that sorts the whole range, and an RxDB write. Rows with free text up
- * to 5,000 characters or form definitions (entries, feedback, tasks, documents, forms) keep 100.
- */
-export const SHORT_ROWS_PER_PAGE = MAX_PAGE_SIZE;
+export { DEFAULT_PER_PAGE, SHORT_ROWS_PER_PAGE } from './page-sizes';
 
 interface SyncedRow {
   id: string;

@@ -1,6 +1,6 @@
 import './entry.css';
 import { useState } from 'react';
-import { entryMessages } from '@/contract/entries';
+import { entryMessages } from '@/contract/entry-messages';
 import type { EntryKind } from '@/contract/entry-kind';
 import type { EntryDoc } from '@/data/replica/types';
 import { useToast } from '@/components/use-toast';

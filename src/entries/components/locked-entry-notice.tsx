@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { entryMessages } from '@/contract/entries';
+import { entryMessages } from '@/contract/entry-messages';
 import { EmptyState } from '@/components/empty-state';
 
 export interface LockedEntryNoticeProps {

@@ -5,7 +5,7 @@
  * other device's, parked in `sync_server` (from the refusal's answer, or any newer copy a pull
  * brought since). Nothing is lost until the young person chooses (./edit-conflict.ts).
  */
-import { entryMessages } from '@/contract/entries';
+import { entryMessages } from '@/contract/entry-messages';
 import type { EntryDoc } from '../../data/replica/types';
 
 /** The parked server copy of `doc`, when it is one (not the base marker of a pending change, not a tombstone). */

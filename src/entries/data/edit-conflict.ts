@@ -20,7 +20,7 @@ import type { EntryDoc } from '../../data/replica/types';
 import { isEditConflict, otherVersionOf } from './conflict-state';
 import { readCachedFile, readLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
-import { saveEntry } from './save-entry';
+import type { saveEntry as SaveEntry } from './save-entry';
 import type { EntryDraft } from './types';
 import { STILL_SENDING } from './write-support';
 
@@ -34,6 +34,12 @@ async function conflictDoc(kind: EntryKind, id: string): Promise<{ db: ReplicaDa
   const doc = (await open?.db[kind].findOne(id).exec())?.toJSON() as EntryDoc | undefined;
   return open && doc && isEditConflict(doc) ? { db: open.db, doc } : null;
 }
+
+/**
+ * The save, loaded when a choice is made: it carries the contract's checks (zod), which the
+ * journal and voice lists showing a refused card need not load (issue 13, route budgets).
+ */
+const saveEntry: typeof SaveEntry = async (...args) => (await import('./save-entry')).saveEntry(...args);
 
 /** The young person's version as a draft: everything they had, nothing new. */
 function draftOf(doc: EntryDoc): EntryDraft {

@@ -1,6 +1,6 @@
 /** What the entry and comment writes share: refusals, the creator, photo preparation. */
 import type { FieldErrors } from '@/contract/envelope';
-import { entryLimits } from '@/contract/entries';
+import { entryLimits } from '@/contract/entry-messages';
 import { resizeImage } from '@/lib/resize-image';
 import type { OpenReplica } from '../../data/replica/replica-store';
 import { ACCOUNT_DOC_ID, type AccountDoc } from '../../data/replica/types';
