@@ -259,6 +259,20 @@ describe('/journal/entries', () => {
     expect(fake.queries.at(-1)).toMatchObject({ limit: 40 });
   });
 
+  it('keeps the feelings to choose from while the list loads again after a filter change (arrow keys on the Feeling select)', async () => {
+    fake.entries = [entry()];
+    fake.reactions = ['😢', '😀'];
+    renderAt('/journal/entries');
+    const filters = screen.getByRole('group', { name: 'Filter your entries' });
+    const options = () => within(within(filters).getByRole('combobox', { name: 'Feeling' })).getAllByRole('option').map((o) => o.textContent);
+    await waitUntil(() => expect(options()).toEqual(['Any feeling', '😀 Happy', '😢 Sad']));
+    // The changed filters' query has not answered yet.
+    fake.loading = true;
+    fireEvent.change(within(filters).getByRole('combobox', { name: 'Feeling' }), { target: { value: '😀' } });
+    expect(options()).toEqual(['Any feeling', '😀 Happy', '😢 Sad']);
+    expect(fake.reactionsAsked[fake.reactionsAsked.length - 1]).toBe(true);
+  });
+
   it('filters by date range, feeling and who can see it, on top of the search; each change starts from the first page', async () => {
     fake.entries = [entry()];
     fake.hasMore = true;

@@ -36,8 +36,12 @@ export function JournalEntriesPage() {
   const [limit, setLimit] = useState(PAGE_SIZE);
   const entries = useJournalEntries({ search, limit, filters });
   const emojis = useEmojis();
-  // The feeling filter's choices read every entry: asked for once the first page is shown.
-  const used = useJournalReactions(!entries.loading);
+  // The feeling filter's choices read every entry: asked for once the first page is shown, and from
+  // then on for good. A filter or search change makes the list load again; dropping the choices then
+  // emptied the Feeling select under a keyboard user's arrow keys (e2e journal-list-closed, under load).
+  const [firstPageShown, setFirstPageShown] = useState(false);
+  if (!firstPageShown && !entries.loading) setFirstPageShown(true);
+  const used = useJournalReactions(firstPageShown);
   const { items, hasMore } = entries.data;
   const filtering = isFiltering(filters);
   // While the replica opens, the filters keep their Feeling if it was there last time (it shows once
