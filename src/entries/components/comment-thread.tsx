@@ -13,7 +13,7 @@ import { RelativeTime } from '@/components/relative-time';
 import { useToast } from '@/components/use-toast';
 import { discardFailedComment } from '../data/comments';
 import { Attachment, Files, PlainText as Text } from './attachments';
-import { DiscardDialog } from './discard-dialog';
+import { DiscardDialog, unsentDiscardText } from './discard-dialog';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
 import { useLockedWhenOpened } from './use-locked-when-opened';
 import './comment-thread.css';
@@ -131,13 +131,7 @@ function CommentItem({
             </div>
             {confirming ? (
               <DiscardDialog
-                text={{
-                  title: 'Discard this reply?',
-                  help: 'It will be deleted from this device and not sent. You can copy your words first.',
-                  helpNoWords: 'It will be deleted from this device and not sent.',
-                  confirm: 'Discard',
-                  cancel: 'Keep it',
-                }}
+                text={unsentDiscardText('Discard this reply?')}
                 words={comment.comment ?? ''}
                 busy={retrying}
                 onDiscard={() => void discard()}

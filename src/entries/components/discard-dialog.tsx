@@ -15,6 +15,15 @@ export interface DiscardDialogText {
   readonly cancel: string;
 }
 
+/** The dialog's words for something written here that was never sent (an entry, a reply, a comment). */
+export const unsentDiscardText = (title: string): DiscardDialogText => ({
+  title,
+  help: 'It will be deleted from this device and not sent. You can copy your words first.',
+  helpNoWords: 'It will be deleted from this device and not sent.',
+  confirm: 'Discard',
+  cancel: 'Keep it',
+});
+
 /**
  * Asks before something the young person wrote leaves the device for good (a refused entry, reply
  * or comment; their side of an edit conflict): shows the words and offers "Copy my words" first.

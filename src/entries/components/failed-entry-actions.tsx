@@ -7,7 +7,7 @@ import { useToast } from '@/components/use-toast';
 import { isEditConflict, otherVersionOf } from '../data/conflict-state';
 import { keepBoth, keepMine, keepOther } from '../data/edit-conflict';
 import { discardFailedEntry, retryFailedEntry } from '../data/failed-entry';
-import { DiscardDialog } from './discard-dialog';
+import { DiscardDialog, unsentDiscardText } from './discard-dialog';
 import { PlainText } from './attachments';
 
 const NOUN: Record<EntryKind, string> = { journal: 'entry', voice: 'message' };
@@ -93,13 +93,7 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
       </div>
       {confirming ? (
         <DiscardDialog
-          text={{
-            title: `Discard this ${noun}?`,
-            help: 'It will be deleted from this device and not sent. You can copy your words first.',
-            helpNoWords: 'It will be deleted from this device and not sent.',
-            confirm: 'Discard',
-            cancel: 'Keep it',
-          }}
+          text={unsentDiscardText(`Discard this ${noun}?`)}
           words={entry.description ?? ''}
           busy={busy}
           onDiscard={() => void run(() => discardFailedEntry(kind, entry.id), `The ${noun} was discarded`)}

@@ -7,7 +7,7 @@ import { taskMessages } from '@/contract/tasks';
 import { useUserPhoto } from '@/data/hooks';
 import type { ThreadComment } from '@/data/replica/task-overlays';
 import { Files, PlainText } from '@/entries/components/attachments';
-import { DiscardDialog } from '@/entries/components/discard-dialog';
+import { DiscardDialog, unsentDiscardText } from '@/entries/components/discard-dialog';
 import { discardTaskComment } from '../actions/discard-task-comment';
 import { retryTaskComment } from '../actions/retry-task-comment';
 import { commentEditPath } from '../task-dates';
@@ -76,13 +76,7 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
         ) : null}
         {confirming ? (
           <DiscardDialog
-            text={{
-              title: `Discard your ${what}?`,
-              help: 'It will be deleted from this device and not sent. You can copy your words first.',
-              helpNoWords: 'It will be deleted from this device and not sent.',
-              confirm: 'Discard',
-              cancel: 'Keep it',
-            }}
+            text={unsentDiscardText(`Discard your ${what}?`)}
             words={comment.comment ?? ''}
             busy={retrying}
             onDiscard={() => void discard()}
