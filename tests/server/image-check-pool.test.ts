@@ -113,6 +113,8 @@ describe('the image check pool', () => {
     say('finish');
     await expect(running).resolves.toMatchObject({ kind: 'ok' });
     await expect(waiting).resolves.toMatchObject({ kind: 'ok' });
+    // The workers report on a broadcast channel that may deliver after their answers.
+    await until('both checks seen starting', () => started('running').length === 1 && started('waiting').length === 1);
     const runningThread = started('running')[0]!.thread;
     expect(runningThread).not.toBe(started('stuck')[0]!.thread);
     // The stuck worker was replaced: the waiting check ran on a new thread, and the pool is whole.
