@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { OPENED_FROM_NOTIFICATION, OPENED_FROM_PARAM } from '@/contract/push-notice';
-import { useStore } from '@/data/create-store';
+import { useStoreSelector } from '@/data/create-store';
 import { replicationStatus } from '@/data/replication/sync-status';
 
 /** What the dashboard reads from the navigation state after a notification led nowhere. */
@@ -21,8 +21,8 @@ export interface GoneState {
 export function useLeaveWhenGone(gone: boolean): void {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { syncing, pulls, firstPullPending } = useStore(replicationStatus);
-  const pullsOver = pulls.size > 0 && firstPullPending.size === 0 && !syncing;
+  // Only this one answer: the status changes with every request of every replication.
+  const pullsOver = useStoreSelector(replicationStatus, (s) => s.pulls.size > 0 && s.firstPullPending.size === 0 && !s.syncing);
   const fromNotification = params.get(OPENED_FROM_PARAM) === OPENED_FROM_NOTIFICATION;
   useEffect(() => {
     if (fromNotification && gone && pullsOver) navigate('/dashboard', { replace: true, state: { gone: true } satisfies GoneState });
