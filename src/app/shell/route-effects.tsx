@@ -13,17 +13,18 @@ export function RouteEffects() {
   const matches = useMatches();
   const { pathname } = useLocation();
   const name = leafHandle(matches).name;
-  const first = useRef(true);
+  // The path focus was last handled for: the first path is the page the person opened (focus stays
+  // where the browser put it), and an effect run again for the same path (StrictMode's mount check)
+  // must not move focus away from where they have since put it.
+  const handledPath = useRef(pathname);
 
   useEffect(() => {
     document.title = pageTitle(product, name);
   }, [product, name]);
 
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (handledPath.current === pathname) return;
+    handledPath.current = pathname;
     window.scrollTo(0, 0);
     const target = document.getElementById('main-heading') ?? document.getElementById('main');
     target?.focus({ preventScroll: true });
