@@ -6,7 +6,8 @@
  *   1. health: `/api/health` at saturation (one `select 1` per request: the floor of a request that reaches the database);
  *   2. pulls: signed-in sync pulls at saturation, the journal list in checkpoint mode (as src/data/replication/pull.ts
  *      asks for it) and `GET /api/v1/auth/user`, alternating on each connection;
- *   3. paced: the same pulls at 200 requests a second, the latency a person sees when the server is not full.
+ *   3. paced: the same pulls at 200 requests a second, evenly spaced (paced-load.ts), the latency a person sees when
+ *      the server is not full.
  *
  * Requests carry a browser's `Accept-Encoding`, so compression (plugins/compression.ts) is measured too.
  * Besides req/s and latencies, each phase reports the CPU time per request of the server process and of
@@ -34,6 +35,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { pacedLoad, type PacedRequest } from './paced-load';
 import type * as DatabaseModule from '../../server/db/database';
 import type * as MigrateModule from '../../server/db/migrate';
 
@@ -200,7 +202,7 @@ async function signIn(base: string): Promise<string> {
 class BenchServer {
   private process: ChildProcess | null = null;
   base = '';
-  requests: autocannon.Request[] = [];
+  requests: PacedRequest[] = [];
   sample: ServerResult['sample'] = { journalEntries: 0, journalBytes: 0, accountBytes: 0 };
   private readonly schema = `bench_api_${randomBytes(5).toString('hex')}`;
   private readonly applicationName = `hearth-${this.schema}`;
@@ -292,12 +294,26 @@ class BenchServer {
 
   async measure(phase: PhaseName): Promise<LoadPhase> {
     const { connections, seconds, pacedRate, encodings } = this.settings;
+    const headers = { accept: 'application/json', ...(encodings ? { 'accept-encoding': encodings } : {}) };
+    if (phase === 'paced') {
+      // An even pace, not autocannon's per-connection budget (paced-load.ts says why).
+      const before = await this.cpu();
+      const result = await pacedLoad({ base: this.base, requests: this.requests, rate: pacedRate, seconds, headers });
+      const after = await this.cpu();
+      const measured: LoadPhase = {
+        ...result,
+        requestsPerSecond: Math.round(result.requests / result.seconds),
+        cpuMsPerRequest: cpuPerRequest(before, after, result.requests),
+      };
+      if (measured.non2xx > 0) throw new Error(`${phase} on ${this.serverDir}: ${measured.non2xx} non-2xx answers out of ${measured.requests}`);
+      return measured;
+    }
     const options: autocannon.Options =
       phase === 'health'
         ? { url: `${this.base}/api/health`, connections, duration: seconds }
-        : { url: this.base, connections, duration: seconds, requests: this.requests, ...(phase === 'paced' ? { overallRate: pacedRate } : {}) };
+        : { url: this.base, connections, duration: seconds, requests: this.requests };
     const before = await this.cpu();
-    const result = await autocannon({ ...options, headers: { accept: 'application/json', ...(encodings ? { 'accept-encoding': encodings } : {}) } });
+    const result = await autocannon({ ...options, headers });
     const after = await this.cpu();
     const measured: LoadPhase = {
       requestsPerSecond: Math.round(result.requests.total / result.duration),
