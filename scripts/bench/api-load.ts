@@ -293,41 +293,37 @@ class BenchServer {
   }
 
   async measure(phase: PhaseName): Promise<LoadPhase> {
+    const before = await this.cpu();
+    const result = await this.load(phase);
+    const after = await this.cpu();
+    const measured: LoadPhase = { ...result, cpuMsPerRequest: cpuPerRequest(before, after, result.requests) };
+    // A wrong answer (a 401 would be fast) spoils the measurement; a timeout or reset under overload is part of it (reported).
+    if (measured.non2xx > 0) throw new Error(`${phase} on ${this.serverDir}: ${measured.non2xx} non-2xx answers out of ${measured.requests}`);
+    return measured;
+  }
+
+  /** Saturation with autocannon; the paced phase at an even pace (paced-load.ts says why not autocannon's rate). */
+  private async load(phase: PhaseName): Promise<Omit<LoadPhase, 'cpuMsPerRequest'>> {
     const { connections, seconds, pacedRate, encodings } = this.settings;
     const headers = { accept: 'application/json', ...(encodings ? { 'accept-encoding': encodings } : {}) };
     if (phase === 'paced') {
-      // An even pace, not autocannon's per-connection budget (paced-load.ts says why).
-      const before = await this.cpu();
       const result = await pacedLoad({ base: this.base, requests: this.requests, rate: pacedRate, seconds, headers });
-      const after = await this.cpu();
-      const measured: LoadPhase = {
-        ...result,
-        requestsPerSecond: Math.round(result.requests / result.seconds),
-        cpuMsPerRequest: cpuPerRequest(before, after, result.requests),
-      };
-      if (measured.non2xx > 0) throw new Error(`${phase} on ${this.serverDir}: ${measured.non2xx} non-2xx answers out of ${measured.requests}`);
-      return measured;
+      return { ...result, requestsPerSecond: Math.round(result.requests / result.seconds) };
     }
     const options: autocannon.Options =
       phase === 'health'
-        ? { url: `${this.base}/api/health`, connections, duration: seconds }
-        : { url: this.base, connections, duration: seconds, requests: this.requests };
-    const before = await this.cpu();
-    const result = await autocannon({ ...options, headers });
-    const after = await this.cpu();
-    const measured: LoadPhase = {
+        ? { url: `${this.base}/api/health`, connections, duration: seconds, headers }
+        : { url: this.base, connections, duration: seconds, requests: this.requests, headers };
+    const result = await autocannon(options);
+    return {
       requestsPerSecond: Math.round(result.requests.total / result.duration),
       requests: result.requests.total,
       seconds: Math.round(result.duration * 10) / 10,
       latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
-      cpuMsPerRequest: cpuPerRequest(before, after, result.requests.total),
       non2xx: result.non2xx,
       errors: result.errors,
       timeouts: result.timeouts,
     };
-    // A wrong answer (a 401 would be fast) spoils the measurement; a timeout or reset under overload is part of it (reported).
-    if (measured.non2xx > 0) throw new Error(`${phase} on ${this.serverDir}: ${measured.non2xx} non-2xx answers out of ${measured.requests}`);
-    return measured;
   }
 
   async stop(): Promise<void> {

@@ -17,6 +17,7 @@ import { calendarReplication } from '@/data/replication/endpoints';
 import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
 import type { CalendarDoc } from '@/data/replica/types';
 import { startTestServer } from '../../tests/server/support/server';
+import { quantile } from './quantile';
 
 const fakeIdb = { indexedDB, IDBKeyRange };
 const randomKey = (): DataKey => asDataKey(crypto.getRandomValues(new Uint8Array(32)));
@@ -29,12 +30,6 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
   });
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] as number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * and its correction for coordinated omission then assumes one request per millisecond.
  */
 import http from 'node:http';
+import { quantile } from './quantile';
 
 export interface PacedRequest {
   method: 'GET' | 'POST';
@@ -25,11 +26,7 @@ export interface PacedResult {
 
 const TIMEOUT_MS = 10_000;
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const value = sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-  return Math.round(value * 100) / 100;
-}
+const ms = (sorted: readonly number[], q: number) => Math.round(quantile(sorted, q) * 100) / 100;
 
 export async function pacedLoad(options: {
   base: string;
@@ -100,7 +97,7 @@ export async function pacedLoad(options: {
   return {
     requests: total,
     seconds: Math.round(((performance.now() - start) / 1000) * 10) / 10,
-    latencyMs: { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: percentile(sorted, 100) },
+    latencyMs: { p50: ms(sorted, 0.5), p90: ms(sorted, 0.9), p99: ms(sorted, 0.99), max: ms(sorted, 1) },
     non2xx,
     errors,
     timeouts,

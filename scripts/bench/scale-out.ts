@@ -17,12 +17,12 @@ import { Client } from '../../tests/server/support/client';
 import { fakeStaticDir, freePort, schemaOnPostgres, startServerProcess, withoutDatabaseUrl, type ServerProcess } from '../../tests/server/support/process';
 import { startPeerServer, startTestServer } from '../../tests/server/support/server';
 import { browserHeaders, DEMO_PASSWORD } from '../../tests/server/support/session';
+import { quantile } from './quantile';
 
 const PULL =
   '/api/v1/projects/residents/journal/entries?sort[0][0]=updated_at&sort[0][1]=asc&sort[1][0]=id&sort[1][1]=asc&with_trashed=1&per_page=50' +
   `&checkpoint[updated_at]=${encodeURIComponent('1970-01-01T00:00:00.000000Z')}&checkpoint[id]=00000000-0000-0000-0000-000000000000`;
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 
 function get(agent: Agent, base: string, path: string, cookie: string): Promise<number> {
   const url = new URL(`${base}${path}`);
