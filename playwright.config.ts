@@ -36,7 +36,8 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium }, testIgnore: /two-factor-enable/ },
     // The chaos slice (e2e/chaos.spec.ts) runs on desktop only: on a phone it would exercise the same code paths for twice the CI time.
-    { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable|chaos/ },
+    // Tests tagged ONE_VIEWPORT (e2e/support/tags.ts) check what a window's size cannot change, so they run on desktop only.
+    { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable|chaos/, grepInvert: /@one-viewport/ },
     // Turns two-factor on for jamie, so it runs after every test that signs jamie in with a password.
     { name: 'two-factor-enable', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, testMatch: /two-factor-enable/, dependencies: ['desktop', 'phone'] },
   ],

@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
+import { ONE_VIEWPORT } from './support/tags';
 
 /** Against the real server and jamie's seeded data (server/seed): nothing here is mocked. */
 
@@ -74,7 +75,7 @@ async function signInStaff(request: APIRequestContext, username: string): Promis
   };
 }
 
-test("a staff reply made on the server appears on jamie's open dashboard without a reload", async ({ page, request }) => {
+test("a staff reply made on the server appears on jamie's open dashboard without a reload", ONE_VIEWPORT, async ({ page, request }) => {
   await signInAsJamie(page);
   await expect(page.getByRole('list', { name: 'New replies' })).toBeVisible();
 

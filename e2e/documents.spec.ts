@@ -5,6 +5,7 @@ import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
+import { ONE_VIEWPORT } from './support/tags';
 
 /**
  * Documents end to end (issue 11), in Chromium against the real server. The desktop and phone
@@ -329,7 +330,7 @@ test.describe('inside the real CSP', () => {
     expect(await cspRefusals()).toEqual([]);
   });
 
-  test('staff withdraw a document and it disappears from the device', async ({ page, baseURL }) => {
+  test('staff withdraw a document and it disappears from the device', ONE_VIEWPORT, async ({ page, baseURL }) => {
     test.setTimeout(4 * 60_000);
     await signInAsJamie(page);
     const resident = await residentId(page);

@@ -3,6 +3,7 @@ import { expectNoAxeViolations } from './support/axe';
 import { withProfile } from './support/profile';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
+import { ONE_VIEWPORT } from './support/tags';
 
 /**
  * Installing (issue 10) in Chromium against the built app: Chromium itself finds Hearth installable
@@ -13,8 +14,7 @@ import { waitForWorker } from './support/worker';
  */
 test.use({ bypassCSP: true }); // axe is injected as a script tag
 
-test('Chromium finds Hearth installable (manifest, icons, service worker), in a profile on disk', async () => {
-  test.skip(test.info().project.name === 'phone', 'one profile on disk is enough');
+test('Chromium finds Hearth installable (manifest, icons, service worker), in a profile on disk', ONE_VIEWPORT, async () => {
   await withProfile(async (context, page) => {
     await signInAsJamie(page);
     await waitForWorker(page);

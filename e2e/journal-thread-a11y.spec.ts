@@ -5,6 +5,7 @@ import { signInAsJamie } from './support/sign-in';
 import { expectDetectorNoticesInjection, PAYLOAD, PAYLOADS, watchForXss, type XssWatch } from './support/xss';
 import { axeViolations, type AxeViolation } from './support/axe';
 import { waitForWorker } from './support/worker';
+import { ONE_VIEWPORT } from './support/tags';
 
 /**
  * The journal conversation end to end against the real server (a carer's comment arrives in an open
@@ -141,7 +142,7 @@ test('journal thread: a carer’s comment arrives without a reload and jamie’s
   expect(rows.filter((r) => r.comment === carerText)).toHaveLength(1);
 });
 
-test('a thread opened while its entry waits offline gets staff comments once the entry is sent', async ({ page, context }) => {
+test('a thread opened while its entry waits offline gets staff comments once the entry is sent', ONE_VIEWPORT, async ({ page, context }) => {
   test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const text = `Written on the coach with no signal (${stamp})`;
@@ -184,7 +185,7 @@ test('a thread opened while its entry waits offline gets staff comments once the
   expect(entryId).toBe(localId);
 });
 
-test('xss sweep: what people write is shown as text, never run as HTML', async ({ page }) => {
+test('xss sweep: what people write is shown as text, never run as HTML', ONE_VIEWPORT, async ({ page }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
   const text = (field: string, payload: string = PAYLOAD) => `${payload} (${field} ${stamp})`;
@@ -294,7 +295,7 @@ async function editOwnReply(page: Page, watch: XssWatch, where: string, comments
   await watch.expectInert(`${where}: the edited reply after a reload`, [after]);
 }
 
-test('xss sweep: the edit screens show stored markup as text in their fields and save new markup as text', async ({ page }) => {
+test('xss sweep: the edit screens show stored markup as text in their fields and save new markup as text', ONE_VIEWPORT, async ({ page }) => {
   test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const text = (field: string, payload: string) => `${payload} (${field} ${stamp})`;

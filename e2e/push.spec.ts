@@ -7,6 +7,7 @@ import { keptAnswers, pushLab, recordedPulls, type PushLab } from './support/pus
 import { signInAsJamie } from './support/sign-in';
 import { staffApi } from './support/staff';
 import { waitForWorker } from './support/worker';
+import { ONE_VIEWPORT } from './support/tags';
 
 /**
  * Push proven end to end without the internet (issue 10), in Debian's Chromium against the real
@@ -81,8 +82,7 @@ test('the opt-in asks for permission; Chromium without a push service refuses a 
   expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
 });
 
-test('in a profile on disk with no network, the push service never answers: after 30 s the opt-in says so instead of spinning', async () => {
-  test.skip(test.info().project.name === 'phone', 'one profile on disk is enough');
+test('in a profile on disk with no network, the push service never answers: after 30 s the opt-in says so instead of spinning', ONE_VIEWPORT, async () => {
   test.setTimeout(150_000);
   await withProfile(async (context, page) => {
     await context.grantPermissions(['notifications'], { origin: new URL(test.info().project.use.baseURL!).origin });
@@ -96,7 +96,7 @@ test('in a profile on disk with no network, the push service never answers: afte
   });
 });
 
-test('a staff reply: the worker pulls it ahead and shows a content-free notification; offline afterwards the app has it and the click opens the thread', async ({ page, context, baseURL }) => {
+test('a staff reply: the worker pulls it ahead and shows a content-free notification; offline afterwards the app has it and the click opens the thread', ONE_VIEWPORT, async ({ page, context, baseURL }) => {
   test.setTimeout(150_000);
   lab = await pushLab(context, baseURL!);
   await jamieWithWorker(page);
@@ -152,7 +152,7 @@ test('a staff reply: the worker pulls it ahead and shows a content-free notifica
   }
 });
 
-test('a new objective: the click opens /objectives/{id}; with no Hearth window the worker asks to open it', async ({ page, context, baseURL }) => {
+test('a new objective: the click opens /objectives/{id}; with no Hearth window the worker asks to open it', ONE_VIEWPORT, async ({ page, context, baseURL }) => {
   test.setTimeout(120_000);
   lab = await pushLab(context, baseURL!);
   await jamieWithWorker(page);
@@ -180,7 +180,7 @@ test('a new objective: the click opens /objectives/{id}; with no Hearth window t
   await expect(app.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 20_000 });
 });
 
-test('a reward decision opens the reward history', async ({ page, context, baseURL }) => {
+test('a reward decision opens the reward history', ONE_VIEWPORT, async ({ page, context, baseURL }) => {
   lab = await pushLab(context, baseURL!);
   await jamieWithWorker(page);
   await closeHearth(page);
@@ -193,7 +193,7 @@ test('a reward decision opens the reward history', async ({ page, context, baseU
   await expect(app).toHaveTitle('Hearth - Reward history');
 });
 
-test('gone or not ours: an objective or entry that is not there, or a url from elsewhere, leads to the dashboard', async ({ page, context, baseURL }) => {
+test('gone or not ours: an objective or entry that is not there, or a url from elsewhere, leads to the dashboard', ONE_VIEWPORT, async ({ page, context, baseURL }) => {
   test.setTimeout(120_000);
   lab = await pushLab(context, baseURL!);
   await jamieWithWorker(page);

@@ -210,7 +210,8 @@ async function crashAndRestart(databaseUrl?: string, halfStored: () => Promise<s
   await kill9();
 }
 
-describe('kill -9 during uploads, then a restart on the same data', () => {
+// The PostgreSQL pass (.ci/run) would only repeat this one: it runs on the embedded database whatever DATABASE_URL says.
+describe.skipIf(Boolean(process.env.DATABASE_URL))('kill -9 during uploads, then a restart on the same data', () => {
   it('leaves nothing half-written, keeps every acknowledged upload whole, and a resend makes each entry once', { timeout: 4 * SERVER_START_MS }, async () => {
     await crashAndRestart();
   });
