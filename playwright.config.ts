@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { ONE_VIEWPORT_TAG } from './e2e/support/tags';
 
 /** End-to-end against the built PWA and the real server on a fresh embedded database. */
 const port = Number(process.env.E2E_PORT ?? 8181);
@@ -37,7 +38,7 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium }, testIgnore: /two-factor-enable/ },
     // The chaos slice (e2e/chaos.spec.ts) runs on desktop only: on a phone it would exercise the same code paths for twice the CI time.
     // Tests tagged ONE_VIEWPORT (e2e/support/tags.ts) check what a window's size cannot change, so they run on desktop only.
-    { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable|chaos/, grepInvert: /@one-viewport/ },
+    { name: 'phone', use: { ...devices['Pixel 5'], launchOptions: chromium }, testIgnore: /two-factor-enable|chaos/, grepInvert: new RegExp(ONE_VIEWPORT_TAG) },
     // Turns two-factor on for jamie, so it runs after every test that signs jamie in with a password.
     { name: 'two-factor-enable', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, testMatch: /two-factor-enable/, dependencies: ['desktop', 'phone'] },
   ],

@@ -4,4 +4,5 @@
  * same text on both). The phone project skips it (playwright.config.ts), so CI spends its time on
  * what a phone changes: layout, the Menu drawer, touch targets, axe at that width.
  */
-export const ONE_VIEWPORT = { tag: '@one-viewport' } as const;
+export const ONE_VIEWPORT_TAG = '@one-viewport';
+export const ONE_VIEWPORT = { tag: ONE_VIEWPORT_TAG } as const;
