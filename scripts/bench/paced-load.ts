@@ -73,9 +73,10 @@ export async function pacedLoad(options: {
           );
         },
       );
+      // Counted once, as a timeout: the destroy's error event then finds the request already settled.
       req.on('timeout', () => {
-        timeouts += 1;
-        req.destroy(new Error('timeout'));
+        once(() => (timeouts += 1));
+        req.destroy();
       });
       req.on('error', () => once(() => (errors += 1)));
       req.end();
