@@ -43,6 +43,10 @@ const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(docu
 /** themes.css: gaming --bg #0b0e1a; fun --bg #fff8ef. */
 const GAMING_BG = 'rgb(11, 14, 26)';
 const FUN_BG = 'rgb(255, 248, 239)';
+/** The browser's bars take the header colour of the look showing (themes.css --header-bg). */
+const themeColour = (page: Page) => page.locator('meta[name="theme-color"]');
+const GAMING_HEADER = '#05070f';
+const FUN_HEADER = '#3b2a6b';
 
 async function settled(page: Page, screen: Screen): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(screen.heading, { timeout: 30_000 });
@@ -106,6 +110,7 @@ test('jamie: gaming_style on every main screen passes axe; switching back restor
     await chooseStyle(page, 'Gaming');
     await expect(html(page)).toHaveAttribute('data-kids-style', 'gaming');
     expect(await bodyBackground(page)).toBe(GAMING_BG);
+    await expect(themeColour(page)).toHaveAttribute('content', GAMING_HEADER);
     // Saved to her account through the outbox.
     await expect.poll(() => serverStyle(page), { timeout: 45_000 }).toBe('gaming_style');
 
@@ -138,10 +143,12 @@ test('jamie: gaming_style on every main screen passes axe; switching back restor
     await expect(html(page)).toHaveAttribute('data-kids-style', 'fun');
     expect(await bodyBackground(page)).toBe(FUN_BG);
     await expect.poll(() => serverStyle(page), { timeout: 45_000 }).toBe('fun_style');
+    await expect(themeColour(page)).toHaveAttribute('content', FUN_HEADER);
     await page.reload();
     await settled(page, screens[0]!);
     await expect(html(page)).toHaveAttribute('data-kids-style', 'fun');
     expect(await bodyBackground(page)).toBe(FUN_BG);
+    await expect(themeColour(page)).toHaveAttribute('content', FUN_HEADER);
   } finally {
     await restoreFunStyle();
   }

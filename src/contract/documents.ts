@@ -6,6 +6,7 @@ import { chosenMessages } from './messages';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 import { isSavableText } from './text';
+import { groupDigits } from './group-digits';
 
 /**
  * Documents staff share with one young person or with their whole home (SPEC §1 "Documents shared
@@ -49,7 +50,7 @@ export const documentMessages = {
   notFound: 'Document not found',
   titleRequired: 'Please give the document a title',
   titleTooLong: `The title can be up to ${documentLimits.titleMaxLength} characters`,
-  descriptionTooLong: `The description can be up to ${documentLimits.descriptionMaxLength.toLocaleString('en-GB')} characters`,
+  descriptionTooLong: `The description can be up to ${groupDigits(documentLimits.descriptionMaxLength)} characters`,
   categoryTooLong: `The category can be up to ${documentLimits.categoryMaxLength} characters`,
   kindRequired: 'Please choose what kind of document this is',
   kindFixed: 'A document keeps its kind: share a new document instead',
@@ -69,7 +70,7 @@ export const documentMessages = {
   chapterNeedsPages: 'A chapter needs at least one page',
   chapterTitleRequired: 'Please give the chapter a title',
   pageTitleRequired: 'Please give the page a title',
-  pageHtmlTooLong: `A page can be up to ${documentLimits.pageHtmlMaxLength.toLocaleString('en-GB')} characters of HTML`,
+  pageHtmlTooLong: `A page can be up to ${groupDigits(documentLimits.pageHtmlMaxLength)} characters of HTML`,
   tooManyChapters: `A book can have up to ${documentLimits.maxChapters} chapters`,
   tooManyPages: `A book can have up to ${documentLimits.maxPages} pages`,
   tooManyImages: `A page can have up to ${documentLimits.maxPageImages} pictures`,

@@ -1,4 +1,5 @@
 import { messages } from './messages';
+import { groupDigits } from './group-digits';
 
 /*
  * The entries' limits and messages without zod (./entries.ts re-exports them with the schemas), so
@@ -27,7 +28,7 @@ export const isAllowedMime = (mime: string): mime is AllowedMime => Object.hasOw
 
 export const entryMessages = {
   nothingToSave: 'Write something, draw something or choose a reaction',
-  descriptionTooLong: `Your entry is too long: it can be up to ${entryLimits.descriptionMaxLength.toLocaleString('en-GB')} characters`,
+  descriptionTooLong: `Your entry is too long: it can be up to ${groupDigits(entryLimits.descriptionMaxLength)} characters`,
   dateInFuture: 'The date and time cannot be in the future',
   tooManyFiles: `You can add up to ${entryLimits.maxFiles} files`,
   fileTooLarge: `Each file can be up to ${entryLimits.maxFileBytes / 1024 / 1024} MB`,

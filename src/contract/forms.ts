@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { syncedRowSchema, timestampSchema } from './sync';
 import { savable } from './text';
+import { groupDigits } from './group-digits';
 
 /**
  * Form definitions (SPEC §3 "form field kinds", issue 9): a form is a named template (its name is
@@ -36,7 +37,7 @@ export const formLimits = {
 
 export const formMessages = {
   required: 'This question needs an answer',
-  tooLong: (max: number) => `This answer can be up to ${max.toLocaleString('en-GB')} characters`,
+  tooLong: (max: number) => `This answer can be up to ${groupDigits(max)} characters`,
   notAnOption: 'Please choose from the options given',
   outOfRange: (min: number, max: number) => `Choose a number from ${min} to ${max}`,
   offStep: (step: number) => `Choose a number in steps of ${step}`,

@@ -4,6 +4,7 @@ import { envelope } from './envelope';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 import { savable } from './text';
+import { groupDigits } from './group-digits';
 
 /**
  * Rewards (SPEC §3 Reward, Reward history item; §7 Rewards; §8; issue 10). A home keeps a catalogue
@@ -37,7 +38,7 @@ export const rewardMessages = {
   nameRequired: 'Please give the reward a name',
   nameTooLong: `The name can be up to ${rewardLimits.nameMaxLength} characters`,
   descriptionTooLong: `The description can be up to ${rewardLimits.descriptionMaxLength} characters`,
-  pointsRequired: `Please set the cost: a whole number of points from 1 to ${rewardLimits.maxPoints.toLocaleString('en-GB')}`,
+  pointsRequired: `Please set the cost: a whole number of points from 1 to ${groupDigits(rewardLimits.maxPoints)}`,
   positionInvalid: 'The position must be a whole number from 0 to 10,000',
   oneImage: 'Please add one picture only',
   imageNotExpected: 'Only one picture, in the part named image, can be added',

@@ -6,6 +6,7 @@ import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 import { calendarDateSchema } from './calendar-values';
 import { rules } from './rules';
+import { groupDigits } from './group-digits';
 
 /**
  * Objectives (SPEC §3 Task, Task log, Task comment; §7 Tasks; issue 9). A task is one objective
@@ -33,7 +34,7 @@ export const taskMessages = {
   objectiveNotFound: 'Objective not found',
   /** Chosen (docs/decisions.md). */
   commentRequired: 'Comment is required',
-  commentTooLong: `Your comment can be up to ${TASK_COMMENT_MAX_LENGTH.toLocaleString('en-GB')} characters`,
+  commentTooLong: `Your comment can be up to ${groupDigits(TASK_COMMENT_MAX_LENGTH)} characters`,
   taskLogRequired: 'Objective is required',
   reviewNotCompleted: 'You can review this objective once it is completed',
   reviewTwice: 'You have already reviewed this objective',

@@ -5,6 +5,7 @@ import { DrawingSection, JournalWhenSection, SharingSection, VoiceCategorySectio
 import { FileAttach } from './file-attach';
 import { useEntryForm, type EntryFormProps } from './use-entry-form';
 import './entry.css';
+import { groupDigits } from '@/lib/en-gb';
 
 export { fieldErrorsOf, type EntryFormProps } from './use-entry-form';
 
@@ -38,7 +39,7 @@ export function EntryForm(props: EntryFormProps) {
           />
         </div>
         <p id={`${id}-count`} className={`field__hint entry-form__count${description.length > entryLimits.descriptionMaxLength ? ' entry-form__count--over' : ''}`}>
-          {description.length.toLocaleString('en-GB')} of {entryLimits.descriptionMaxLength.toLocaleString('en-GB')}
+          {groupDigits(description.length)} of {groupDigits(entryLimits.descriptionMaxLength)}
         </p>
         {errorText('description')}
       </div>

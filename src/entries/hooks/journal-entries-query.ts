@@ -37,7 +37,7 @@ const fold = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
-    .toLocaleLowerCase();
+    .toLowerCase();
 
 /** True when every word of `search` appears in the entry's text, reaction or creator's name. */
 export function matchesSearch(entry: JournalDoc, search: string): boolean {

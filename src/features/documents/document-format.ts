@@ -1,6 +1,7 @@
 import type { DocumentDoc, DocumentStateDoc } from '@/data/replica/types';
 import { documentFiles, wantsKept } from '@/data/replica/documents';
 import { chunkCount } from '@/data/documents/kept-bytes';
+import { longDate } from '@/lib/en-gb';
 
 /** "12 KB", "2.4 MB": decimal units as phones show storage. */
 export function formatBytes(bytes: number): string {
@@ -61,7 +62,7 @@ export const searchable = (text: string): string =>
   text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
-    .toLocaleLowerCase('en-GB');
+    .toLowerCase();
 
 export function matches(doc: Pick<DocumentDoc, 'title' | 'description'>, query: string): boolean {
   const words = searchable(query).split(/\s+/).filter(Boolean);
@@ -70,8 +71,7 @@ export function matches(doc: Pick<DocumentDoc, 'title' | 'description'>, query: 
   return words.every((word) => text.includes(word));
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 export const formatDate = (iso: string): string => {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? '' : dateFormat.format(time);
+  return Number.isNaN(time) ? '' : longDate(new Date(time), { weekday: false, year: true });
 };

@@ -1,10 +1,11 @@
+import { longDate } from '@/lib/en-gb';
+
 /** "Friday 20 November 2026" (en-GB) from a task date yyyy-MM-dd; the text itself if unreadable. */
 export function formatTaskDate(date: string): string {
   const parsed = new Date(`${date}T12:00:00`);
   if (Number.isNaN(parsed.getTime())) return date;
-  // Part by part: ICU versions differ on a comma after the weekday.
-  const part = (options: Intl.DateTimeFormatOptions) => parsed.toLocaleDateString('en-GB', options);
-  return `${part({ weekday: 'long' })} ${part({ day: 'numeric' })} ${part({ month: 'long' })} ${part({ year: 'numeric' })}`;
+  // No comma after the weekday (Intl's en-GB long date with a year has one).
+  return `${longDate(parsed, { weekday: true, year: false })} ${parsed.getFullYear()}`;
 }
 
 /** The category page's address for a form name (URL-encoded: names may hold spaces, slashes, ampersands). */

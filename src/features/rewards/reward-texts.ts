@@ -1,3 +1,4 @@
+import { groupDigits } from '@/lib/en-gb';
 /**
  * What the rewards screens and actions say where SPEC is silent (docs/decisions.md "Rewards
  * (issue 10): client"). SPEC §8's refusal is `rewardMessages.redeemFailed` in the contract.
@@ -15,7 +16,7 @@ export const rewardTexts = {
   staffWillConfirm: 'A member of staff will look at it and confirm it with you.',
 } as const;
 
-export const pointsText = (n: number): string => `${n.toLocaleString('en-GB')} ${n === 1 ? 'point' : 'points'}`;
+export const pointsText = (n: number): string => `${groupDigits(n)} ${n === 1 ? 'point' : 'points'}`;
 
 /** "10 more points", "1 more point". */
-export const morePointsText = (n: number): string => `${n.toLocaleString('en-GB')} more ${n === 1 ? 'point' : 'points'}`;
+export const morePointsText = (n: number): string => `${groupDigits(n)} more ${n === 1 ? 'point' : 'points'}`;

@@ -1,16 +1,15 @@
+import { longDate } from '@/lib/en-gb';
 /** yyyy-MM-dd as a local calendar day (no time-zone shift). */
 export function parseDay(day: string): Date {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
 }
 
-const withYear = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-const withoutYear = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
 
 /** "Saturday 28 November" (the year only when it is not this year's). */
 export function fullDate(day: string, today: string): string {
   const date = parseDay(day);
-  return (date.getFullYear() === parseDay(today).getFullYear() ? withoutYear : withYear).format(date);
+  return longDate(date, { weekday: true, year: date.getFullYear() !== parseDay(today).getFullYear() });
 }
 
 const offsetDays = (day: string, today: string) => Math.round((parseDay(day).getTime() - parseDay(today).getTime()) / 86_400_000);

@@ -3,15 +3,15 @@ import { ClosedBadge } from '@/entries/components/closed-badge';
 import { useEntryFile } from '@/entries/hooks/use-entry-file';
 import type { EmojiDoc, JournalDoc } from '@/data/replica/types';
 import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
+import { longDate } from '@/lib/en-gb';
 
 const EXCERPT_LENGTH = 200;
 
-/** "Sunday 1 March 2026 at 10:00" from the entry's local date and time. */
+/** "Sunday, 1 March 2026 at 10:00" from the entry's local date and time. */
 export function formatWhen(date: string, time: string): string {
   const parsed = new Date(`${date}T${time || '00:00'}`);
   if (Number.isNaN(parsed.getTime())) return `${date} ${time}`.trim();
-  const day = parsed.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-  return `${day} at ${time}`;
+  return `${longDate(parsed, { weekday: true, year: true })} at ${time}`;
 }
 
 function excerptOf(entry: JournalDoc): string {
