@@ -12,15 +12,11 @@ export function StyleSync({ style, signedIn, theme }: { style: KidsStyle; signed
     const root = document.documentElement;
     root.dataset.theme = theme;
     root.dataset.kidsStyle = kidsStyleAttribute(style);
+    // The header colour follows both settings.
+    const headerColour = getComputedStyle(root).getPropertyValue('--header-bg').trim();
+    if (headerColour) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', headerColour);
     if (signedIn) rememberKidsStyle(style);
     else forgetKidsStyle();
-    // The header colour follows both settings. Read in the next frame, where the style is worked out
-    // anyway: read here, it forced a whole-document style pass into the commit of the first render.
-    const frame = requestAnimationFrame(() => {
-      const headerColour = getComputedStyle(root).getPropertyValue('--header-bg').trim();
-      if (headerColour) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', headerColour);
-    });
-    return () => cancelAnimationFrame(frame);
   }, [style, signedIn, theme]);
   return null;
 }
