@@ -27,7 +27,8 @@ export function longDate(date: Date, parts: { weekday: boolean; year: boolean })
 export const longDateTime = (date: Date): string =>
   `${longDate(date, { weekday: false, year: true })} at ${two(date.getHours())}:${two(date.getMinutes())}`;
 
-const UNITS: [string, number][] = [
+/** The largest unit that has fully passed names the time; a month is 30 days, a year 365. */
+export const RELATIVE_UNITS: readonly (readonly ['year' | 'month' | 'week' | 'day' | 'hour' | 'minute', number])[] = [
   ['year', 365 * 86_400_000],
   ['month', 30 * 86_400_000],
   ['week', 7 * 86_400_000],
@@ -46,7 +47,7 @@ function ago(count: number, unit: string): string {
 export function relativeTimeText(iso: string, now: number = Date.now()): string {
   const elapsed = now - Date.parse(iso);
   if (!Number.isFinite(elapsed)) return '';
-  for (const [unit, size] of UNITS) {
+  for (const [unit, size] of RELATIVE_UNITS) {
     if (elapsed >= size) return ago(Math.floor(elapsed / size), unit);
   }
   return 'just now';

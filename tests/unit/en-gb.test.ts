@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { groupDigits, longDate, longDateTime, relativeTimeText } from '@/lib/en-gb';
+import { groupDigits, longDate, longDateTime, RELATIVE_UNITS, relativeTimeText } from '@/lib/en-gb';
 
 // Any moment from 1900 to 2200, in the time zone the tests run in (as the app reads dates).
 const dates = fc.date({ min: new Date(1900, 0, 1), max: new Date(2200, 0, 1), noInvalidDate: true });
@@ -51,17 +51,9 @@ describe('en-GB without Intl', () => {
 
   it('says how long ago as RelativeTimeFormat with numeric "auto" does', () => {
     const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
-    const units: [Intl.RelativeTimeFormatUnit, number][] = [
-      ['year', 365 * 86_400_000],
-      ['month', 30 * 86_400_000],
-      ['week', 7 * 86_400_000],
-      ['day', 86_400_000],
-      ['hour', 3_600_000],
-      ['minute', 60_000],
-    ];
     const now = Date.UTC(2026, 10, 27, 12);
     const expected = (elapsed: number) => {
-      const unit = units.find(([, size]) => elapsed >= size);
+      const unit = RELATIVE_UNITS.find(([, size]) => elapsed >= size);
       return unit ? relative.format(-Math.floor(elapsed / unit[1]), unit[0]) : 'just now';
     };
     fc.assert(

@@ -4,8 +4,8 @@ import { EmojiPicker } from './emoji-picker';
 import { DrawingSection, JournalWhenSection, SharingSection, VoiceCategorySection } from './entry-form-sections';
 import { FileAttach } from './file-attach';
 import { useEntryForm, type EntryFormProps } from './use-entry-form';
-import './entry.css';
 import { groupDigits } from '@/lib/en-gb';
+import './entry.css';
 
 export { fieldErrorsOf, type EntryFormProps } from './use-entry-form';
 

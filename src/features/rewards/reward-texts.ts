@@ -1,4 +1,5 @@
 import { groupDigits } from '@/lib/en-gb';
+
 /**
  * What the rewards screens and actions say where SPEC is silent (docs/decisions.md "Rewards
  * (issue 10): client"). SPEC §8's refusal is `rewardMessages.redeemFailed` in the contract.

@@ -1,10 +1,10 @@
 import { longDate } from '@/lib/en-gb';
+
 /** yyyy-MM-dd as a local calendar day (no time-zone shift). */
 export function parseDay(day: string): Date {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
 }
-
 
 /** "Saturday 28 November" (the year only when it is not this year's). */
 export function fullDate(day: string, today: string): string {
