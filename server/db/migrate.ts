@@ -1,23 +1,37 @@
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
 import type { Database } from './schema';
 import { migrationProvider } from './migrations/index';
 
-/** PostgreSQL's invalid_schema_name. */
-const SCHEMA_GONE = '3F000';
+/**
+ * What PostgreSQL answers when a schema or table vanishes while Kysely's migrator lists the tables
+ * of every schema it may use (it calls has_schema_privilege and pg_get_serial_sequence on each):
+ * invalid_schema_name and undefined_table.
+ */
+const VANISHED = new Set(['3F000', '42P01']);
+export const MIGRATE_ATTEMPTS = 8;
 
 /**
  * Brings the schema up to date; throws (and so stops the start) when a migration fails. With a
  * schema, Kysely's bookkeeping tables go there too (it would otherwise find another schema's).
- * Kysely's migrator first lists the tables of every schema it may use; a schema dropped while it
- * looks (another test file's, on the database CI's test files share) fails that listing, which is
- * then simply tried again.
  */
-export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+export function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return migrateRetryingListing(
+    new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) }),
+  );
+}
+
+/**
+ * Another schema dropped while the migrator lists tables (another test file's, on the database
+ * CI's test files share) fails that listing before any migration has run; it is simply tried
+ * again. A migration's own failure is never retried.
+ */
+export async function migrateRetryingListing(migrator: Pick<Migrator, 'migrateToLatest'>): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    const gone = (error as { code?: unknown }).code === SCHEMA_GONE && (results ?? []).length === 0;
-    if (!gone || attempt >= 5) throw error instanceof Error ? error : new Error(String(error));
+    const code = (error as { code?: unknown }).code;
+    const raced = typeof code === 'string' && VANISHED.has(code) && (results ?? []).length === 0;
+    if (!raced || attempt >= MIGRATE_ATTEMPTS) throw error instanceof Error ? error : new Error(String(error));
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
   }
 }
