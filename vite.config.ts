@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { signedInStartGroup } from './scripts/chunk-groups';
 import { prerenderLogin } from './scripts/prerender-login';
+import { routePages } from './scripts/route-js';
 
 const apiTarget = process.env.HEARTH_API_ORIGIN ?? 'http://127.0.0.1:8081';
+const root = fileURLToPath(new URL('.', import.meta.url));
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 export default defineConfig({
@@ -67,8 +71,16 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       // What every start needs (the entry's static imports), in one chunk rather than a dozen small
-      // ones: fewer requests, each with its own headers, and better compression (issue 13).
-      output: { codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] } },
+      // ones: fewer requests, each with its own headers, and better compression (issue 13). Then a
+      // chunk per step of a signed-in start instead of dozens of small shared ones (scripts/chunk-groups.ts).
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'start', tags: ['$initial'] },
+            signedInStartGroup(root, () => routePages(readFileSync(`${root}src/app/routes.tsx`, 'utf8'))),
+          ],
+        },
+      },
     },
   },
   // `npm run dev`: Vite serves the PWA with hot reload and passes /api to the real server.

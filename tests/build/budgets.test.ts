@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOAD_ORDER, PAGES } from '../../scripts/chunk-groups';
 import { EVERY_START, engineJs, manifestKey, readManifest, routeJs, routePages, SIGNED_IN_ENGINE, SIGNED_IN_SHELL, type RouteJs } from '../../scripts/route-js';
 import { startTestServer, type TestServer } from '../server/support/server';
 import { ensureBuilt, root } from './support/built-dist';
@@ -19,6 +20,12 @@ const LOGIN_BUDGET = 110_000;
 const SIGNED_IN_ROUTE_BUDGET = 220_000;
 /** Our own (the issue names none): the replica's engine and the outbox's side, once per signed-in session. */
 const SIGNED_IN_ENGINE_BUDGET = 110_000;
+/**
+ * Ours too: the files a start of the issue's two signed-in screens fetches, its page with the shell
+ * and the engine (each is a request and a `modulepreload` the main thread pays for): 44 and 54 before
+ * scripts/chunk-groups.ts, 19 and 29 with it (in the browser, with the replication's: 66 and 74, then 43 and 50).
+ */
+const SIGNED_IN_START_FILES = 35;
 const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.webmanifest', '.json', '.txt']);
 const MIN_COMPRESSED = 1024;
 const BUILD_TIMEOUT_MS = 600_000;
@@ -62,6 +69,10 @@ describe('JavaScript per route (brotli, what the server sends)', () => {
     const manifest = readManifest(dist);
     const heavy = ['lifecycle', 'src/app/start-outbox-side.ts'].map((name) => manifest[manifestKey(manifest, name) ?? '']?.file);
     for (const file of heavy) expect(login!.files).not.toContain(file);
+    // Nor any chunk of the signed-in start (scripts/chunk-groups.ts).
+    const startChunks = LOAD_ORDER.map(([name]) => name).filter((name) => name !== PAGES);
+    const fileNames = login!.files.map((f) => f.replace(/^assets\//, ''));
+    for (const name of startChunks) expect(fileNames.filter((f) => f.startsWith(`${name}-`)), name).toEqual([]);
     expect(login!.files.map((f) => readFileSync(join(dist, f), 'utf8')).join('\n')).not.toMatch(/ZodError|zod_globalConfig/);
   });
 
@@ -69,6 +80,31 @@ describe('JavaScript per route (brotli, what the server sends)', () => {
     const signedIn = routes.filter((r) => r.signedIn);
     expect(signedIn.length).toBeGreaterThan(20);
     expect(over(signedIn, SIGNED_IN_ROUTE_BUDGET)).toEqual([]);
+  });
+
+  it(`a start of the dashboard or the journal entries fetches at most ${SIGNED_IN_START_FILES} files of JavaScript`, () => {
+    const engine = engineJs(dist).files;
+    for (const path of ['/dashboard', '/journal/entries']) {
+      const page = routes.find((r) => r.path === path)!;
+      const files = new Set([...page.files, ...engine]);
+      expect(files.size, `${path}: ${[...files].join(' ')}`).toBeLessThanOrEqual(SIGNED_IN_START_FILES);
+    }
+  });
+
+  it('no two chunks import each other, directly or through others', () => {
+    const manifest = readManifest(dist);
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (key: string, path: string[]) => {
+      if (state.get(key) === 'done') return;
+      if (state.get(key) === 'open') return void cycles.push([...path.slice(path.indexOf(key)), key].map((k) => manifest[k]?.file).join(' -> '));
+      state.set(key, 'open');
+      for (const next of manifest[key]?.imports ?? []) visit(next, [...path, key]);
+      state.set(key, 'done');
+    };
+    for (const key of Object.keys(manifest)) visit(key, []);
+    expect(Object.keys(manifest).length).toBeGreaterThan(20);
+    expect(cycles).toEqual([]);
   });
 
   it(`the signed-in engine (replica and outbox), beyond the entry: at most ${kb(SIGNED_IN_ENGINE_BUDGET)}`, () => {
