@@ -71,6 +71,8 @@ export function planChunks(graph: ModuleGraph, pages: readonly RoutePage[], root
       continue;
     }
     const roots = modules.map(id);
+    const missing = roots.filter((m) => !graph.getModuleInfo(m));
+    if (missing.length > 0) throw new Error(`scripts/chunk-groups.ts: ${missing.join(', ')} is not in the app any more; update LOAD_ORDER`);
     const reach = closure(roots);
     const ownChunks = closure([...reach].filter((m) => separate.has(m) && !roots.includes(m)));
     for (const m of reach) {

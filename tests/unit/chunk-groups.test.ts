@@ -131,3 +131,10 @@ describe('the chunks of a signed-in start (scripts/chunk-groups.ts)', () => {
     expect(group.name(at('src/data/outbox/outbox.ts'), app)).toBe('signed-in');
   });
 });
+
+describe('a step of LOAD_ORDER that the app no longer has', () => {
+  it('fails the build with its name instead of silently splitting the start again', () => {
+    const { [CONTROLLER]: _gone, ...rest } = appSpec;
+    expect(() => planChunks(graph(rest), pages, ROOT)).toThrow(/src\/data\/replication\/controller\.ts is not in the app any more/);
+  });
+});
