@@ -1,5 +1,5 @@
 import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { KeyRecordStore } from '@/data/crypto/key-vault';
 import { KEY_DATABASE_NAME, KeyVaultError, destroyKeys, getOrCreateDataKey, idbKeyRecordStore } from '@/data/crypto/key-vault';
 
@@ -137,5 +137,58 @@ describe('key vault', () => {
       getOrCreateDataKey({ indexedDB, localStorage: null, ...fast }),
     ]);
     expect(Array.from(a.key)).toEqual(Array.from(b.key));
+  });
+});
+
+describe('key vault: one unwrap per page', () => {
+  /** Counts RSA decryptions (each unwrap of the stored key is one). */
+  function countDecrypts() {
+    const real = crypto.subtle.decrypt.bind(crypto.subtle);
+    let count = 0;
+    const spy = vi.spyOn(crypto.subtle, 'decrypt').mockImplementation((algorithm, key, data) => {
+      if ((algorithm as { name?: string }).name === 'RSA-OAEP') count += 1;
+      return real(algorithm, key, data);
+    });
+    return { get count() { return count; }, restore: () => spy.mockRestore() };
+  }
+
+  it('reads the stored key once however often the page asks, the same key each time', async () => {
+    const indexedDB = new IDBFactory();
+    // Stored by an earlier visit (explicit WebCrypto: not remembered by this page).
+    const stored = await getOrCreateDataKey({ indexedDB, subtle: crypto.subtle, ...fast });
+    const decrypts = countDecrypts();
+    try {
+      const results = await Promise.all([getOrCreateDataKey({ indexedDB }), getOrCreateDataKey({ indexedDB })]);
+      const later = await getOrCreateDataKey({ indexedDB });
+      expect(decrypts.count).toBe(1);
+      for (const result of [...results, later]) {
+        expect(result).toMatchObject({ mode: 'wrapped', created: false });
+        expect(Array.from(result.key)).toEqual(Array.from(stored.key));
+      }
+      // Each caller gets its own copy: one that wipes its bytes does not wipe the others'.
+      results[0]!.key.fill(0);
+      expect(Array.from((await getOrCreateDataKey({ indexedDB })).key)).toEqual(Array.from(stored.key));
+    } finally {
+      decrypts.restore();
+    }
+  });
+
+  it('forgets the key at the logout wipe: the next ask makes a new one', async () => {
+    const indexedDB = new IDBFactory();
+    const first = await getOrCreateDataKey({ indexedDB, ...fast });
+    expect((await getOrCreateDataKey({ indexedDB })).key).toEqual(first.key);
+    await destroyKeys({ indexedDB });
+    expect(await readRecord(indexedDB)).toBeUndefined();
+    const next = await getOrCreateDataKey({ indexedDB, ...fast });
+    expect(next.created).toBe(true);
+    expect(Array.from(next.key)).not.toEqual(Array.from(first.key));
+  });
+
+  it('does not remember a failure: a key that cannot be read is tried again', async () => {
+    const indexedDB = new IDBFactory();
+    await idbKeyRecordStore(indexedDB, KEY_DATABASE_NAME).add('data-key', { v: 1, mode: 'unknown' });
+    await expect(getOrCreateDataKey({ indexedDB })).rejects.toMatchObject({ code: 'key-unreadable' });
+    await idbKeyRecordStore(indexedDB, KEY_DATABASE_NAME).delete('data-key');
+    await expect(getOrCreateDataKey({ indexedDB, ...fast })).resolves.toMatchObject({ created: true });
   });
 });
