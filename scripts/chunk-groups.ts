@@ -17,12 +17,9 @@
 import { resolve } from 'node:path';
 import type { RoutePage } from './route-js';
 
-interface ModuleInfo {
-  readonly importedIds: readonly string[];
-  readonly dynamicallyImportedIds: readonly string[];
-}
+/** The part of the bundler's module graph the plan reads: static imports only. */
 export interface ModuleGraph {
-  getModuleInfo(id: string): ModuleInfo | null;
+  getModuleInfo(id: string): { readonly importedIds: readonly string[] } | null;
 }
 
 /** Where the signed-in pages load among the steps: what they import is never held back in a later chunk. */
