@@ -59,10 +59,14 @@ test('the dashboard and the journal entries do not shift while the replica opens
   });
   await signInAsJamie(page);
   const roster = page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]');
+  const replies = page.locator('section[aria-labelledby="replies-title"][aria-busy="false"]');
   const entries = page.locator('ul[aria-label="Journal entries"] article');
   // Once each, as a person does: the screens' shapes are remembered from these visits (the first
-  // pull on a fresh server may take a while on a busy machine).
+  // pull on a fresh server may take a while on a busy machine). Each visit lasts until all of the
+  // screen has shown: a region left while it loaded has no shape on record to hold next time.
   await expect(roster).toBeVisible({ timeout: 60_000 });
+  await expect(replies).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   await page.goto('/journal/entries');
   await expect(entries.first()).toBeVisible({ timeout: 60_000 });
 

@@ -1,21 +1,46 @@
-import { act, render } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import { useLayoutEffect } from 'react';
+import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLive } from '@/data/hooks/use-live';
+import { replicaStore, type OpenReplica } from '@/data/replica/replica-store';
 import { resetStatus, updatePull } from '@/data/replication/sync-status';
 
 afterEach(() => {
+  replicaStore.set(null);
   resetStatus(true);
 });
 
+/** A replica whose one query is driven by the test (useLive reads nothing else of it). */
+function openReplica(): Subject<string[]> {
+  const rows = new Subject<string[]>();
+  replicaStore.set({ db: {}, name: 'test', identity: {} } as unknown as OpenReplica);
+  return rows;
+}
+
+/** A screen of the journal; `onCommit` hears each text it puts on screen. */
+function screenReading(rows: Subject<string[]>, onRender: () => void, onCommit: (text: string) => void = () => undefined) {
+  const factory = () => rows;
+  return function JournalScreen() {
+    onRender();
+    const live = useLive('journal', factory, [] as string[], (list) => list.length === 0);
+    const text = live.loading ? 'loading' : live.data.length === 0 ? 'nothing yet' : live.data.join(',');
+    useLayoutEffect(() => {
+      onCommit(text);
+    }, [text]);
+    return <p>{text}</p>;
+  };
+}
+
 describe('useLive', () => {
   it('re-renders a screen when its own collection’s first pull changes, not when another replication reports', () => {
+    const rows = openReplica();
     let renders = 0;
-    function JournalScreen() {
-      renders += 1;
-      const live = useLive('journal', null, [] as string[], (list) => list.length === 0);
-      return <p>{live.loading ? 'loading' : 'ready'}</p>;
-    }
+    const JournalScreen = screenReading(rows, () => (renders += 1));
+    act(() => updatePull('journal', 'journal', { firstPullPending: true }));
     render(<JournalScreen />);
+    act(() => rows.next([]));
+    expect(screen.getByText('loading')).toBeTruthy();
     const first = renders;
 
     // 17 replications report at start; each used to re-render every screen reading the replica.
@@ -26,7 +51,26 @@ describe('useLive', () => {
     });
     expect(renders).toBe(first);
 
-    act(() => updatePull('journal', 'journal', { firstPullPending: true }));
+    act(() => updatePull('journal', 'journal', { firstPullPending: false }));
     expect(renders).toBe(first + 1);
+    expect(screen.getByText('nothing yet')).toBeTruthy();
+  });
+
+  it('never shows "nothing yet" between the first pull ending and the rows it wrote arriving', () => {
+    const rows = openReplica();
+    const seen: string[] = [];
+    const JournalScreen = screenReading(rows, () => undefined, (text) => seen.push(text));
+    act(() => updatePull('journal', 'journal', { firstPullPending: true }));
+    render(<JournalScreen />);
+    act(() => rows.next([]));
+
+    // The pull's rows are emitted, then the pull reports it is done, before React has rendered
+    // the rows (their update is a transition; the flag used to be an urgent one that overtook it).
+    act(() => {
+      rows.next(['first entry']);
+      updatePull('journal', 'journal', { firstPullPending: false });
+    });
+
+    expect(seen).toEqual(['loading', 'first entry']);
   });
 });

@@ -1,6 +1,6 @@
 import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
-import { useStore, useStoreSelector } from '../create-store';
+import { useStore } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
 import { replicationStatus } from '../replication/sync-status';
@@ -15,6 +15,14 @@ export interface Live<T> {
 /** The open replica (null before sign-in or while it opens). */
 export const useReplica = (): OpenReplica | null => useStore(replicaStore);
 
+interface Shown<T> {
+  open: OpenReplica;
+  factory: unknown;
+  data: T;
+  /** The collection's first pull was running when `data` was current. */
+  pending: boolean;
+}
+
 /**
  * Subscribes to `factory(replica)` while the replica is open. `factory` must be memoised
  * (useCallback): a new function is a new subscription, and an inline one would resubscribe forever.
@@ -26,25 +34,48 @@ export function useLive<T>(
   isEmpty: (data: T) => boolean,
 ): Live<T> {
   const open = useReplica();
-  // Only this collection's flag: the status changes with every request of every replication (17 at
-  // start), and each change re-rendered every screen that reads the replica.
-  const firstPullPending = useStoreSelector(replicationStatus, (status) => status.firstPullPending.has(collection));
-  const [state, setState] = useState<{ open: OpenReplica; factory: unknown; data: T } | null>(null);
+  const [shown, setShown] = useState<Shown<T> | null>(null);
 
   useEffect(() => {
     if (!open || !factory) return;
+    const pendingNow = () => replicationStatus.get().firstPullPending.has(collection);
+    let latest: { data: T } | null = null;
+    let pending = pendingNow();
+    // The data and the first pull's flag travel in one state, set in a transition: React renders
+    // what the data changes in slices that yield to the browser (a whole screen's data arrives at
+    // once when the replica opens: issue 13), and a pull that finishes while the rows it wrote are
+    // still in a pending transition never shows "nothing here" (nor has that height remembered,
+    // ../held-layout) before them.
+    const show = () => {
+      if (!latest) return;
+      const next: Shown<T> = { open, factory, data: latest.data, pending };
+      startTransition(() => setShown(next));
+    };
     const subscription = factory(open).subscribe({
-      // A transition: React renders what the data changes in slices that yield to the browser, not
-      // in one long task (a whole screen's data arrives at once when the replica opens: issue 13).
-      next: (data) => startTransition(() => setState({ open, factory, data })),
+      next: (data) => {
+        latest = { data };
+        pending = pendingNow();
+        show();
+      },
       // A closed database or an undecryptable document: show nothing rather than crash the screen.
       error: (error: unknown) => console.error('A replica query failed', error),
     });
-    return () => subscription.unsubscribe();
-  }, [open, factory]);
+    // Only this collection's flag: the status changes with every request of every replication (17
+    // at start), and each change re-rendered every screen that reads the replica.
+    const stopWatching = replicationStatus.subscribe(() => {
+      const now = pendingNow();
+      if (now === pending) return;
+      pending = now;
+      show();
+    });
+    return () => {
+      stopWatching();
+      subscription.unsubscribe();
+    };
+  }, [open, factory, collection]);
 
-  const current = state && state.open === open && state.factory === factory ? state : null;
+  const current = shown && shown.open === open && shown.factory === factory ? shown : null;
   if (!open || !factory) return { data: initial, loading: !open };
   if (!current) return { data: initial, loading: true };
-  return { data: current.data, loading: firstPullPending && isEmpty(current.data) };
+  return { data: current.data, loading: current.pending && isEmpty(current.data) };
 }
