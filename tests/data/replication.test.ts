@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '@/contract/users';
 import { closeReplica, getReplication, openReplicaForAccount, wipeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { applyLocalChange, setSyncState } from '@/data/replica/local-writes';
-import type { OpenReplica } from '@/data/replica/replica-store';
+import { replicaStore, type OpenReplica } from '@/data/replica/replica-store';
+import { isFirstPullPending, replicationStatus } from '@/data/replication/sync-status';
 import { startReplication, type ReplicationHandle } from '@/data/replication/controller';
 import type { CalendarDoc } from '@/data/replica/types';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
@@ -180,6 +181,28 @@ describe('pull replication against the real server', () => {
     await eventually(() => handle.stopped, 10_000, 'the stop');
     expect((await localCalendarIds(open)).length).toBe(count);
     account = await sync.signIn('jamie');
+  });
+
+  it('from the moment the replica is published until its replication has started, every collection counts as still to be pulled', async () => {
+    const seen: { rota: boolean; feedback: boolean }[] = [];
+    const stopWatching = replicaStore.subscribe(() => {
+      if (!replicaStore.get()) return;
+      const status = replicationStatus.get();
+      seen.push({ rota: isFirstPullPending(status, 'rota'), feedback: isFirstPullPending(status, 'feedback') });
+    });
+    try {
+      // The pulls never begin here: only what the screens see before and after the start is looked at.
+      await openReplicaForAccount(account, uniqueName('site'), { ...replica, replicate: true, replication: { startWhen: () => () => undefined, liveTriggers: false } });
+    } finally {
+      stopWatching();
+    }
+    // A screen reading the replica as it is published says "loading", not "nothing here yet".
+    expect(seen).toEqual([{ rota: true, feedback: true }]);
+    const status = replicationStatus.get();
+    expect(status.starting).toBe(false);
+    expect(isFirstPullPending(status, 'feedback')).toBe(true);
+    await closeReplica();
+    expect(isFirstPullPending(replicationStatus.get(), 'feedback')).toBe(false);
   });
 
   it('wipeReplica removes the replica from IndexedDB', async () => {

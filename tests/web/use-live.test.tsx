@@ -4,7 +4,7 @@ import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLive } from '@/data/hooks/use-live';
 import { replicaStore, type OpenReplica } from '@/data/replica/replica-store';
-import { resetStatus, updatePull } from '@/data/replication/sync-status';
+import { patchStatus, resetStatus, updatePull } from '@/data/replication/sync-status';
 
 afterEach(() => {
   replicaStore.set(null);
@@ -72,5 +72,18 @@ describe('useLive', () => {
     });
 
     expect(seen).toEqual(['loading', 'first entry']);
+  });
+
+  it('says "loading" for an empty collection while a replication is starting, before it has named its pulls', () => {
+    const rows = openReplica();
+    const JournalScreen = screenReading(rows, () => undefined);
+    act(() => patchStatus({ starting: true }));
+    render(<JournalScreen />);
+    act(() => rows.next([]));
+    expect(screen.getByText('loading')).toBeTruthy();
+
+    // It has started and pulls nothing into this collection: empty is the answer now.
+    act(() => patchStatus({ starting: false }));
+    expect(screen.getByText('nothing yet')).toBeTruthy();
   });
 });

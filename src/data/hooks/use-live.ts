@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import { useStore } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
-import { replicationStatus } from '../replication/sync-status';
+import { isFirstPullPending, replicationStatus } from '../replication/sync-status';
 
 /** What every data hook returns. */
 export interface Live<T> {
@@ -38,7 +38,7 @@ export function useLive<T>(
 
   useEffect(() => {
     if (!open || !factory) return;
-    const pendingNow = () => replicationStatus.get().firstPullPending.has(collection);
+    const pendingNow = () => isFirstPullPending(replicationStatus.get(), collection);
     let latest: { data: T } | null = null;
     let pending = pendingNow();
     // The data and the first pull's flag travel in one state, set in a transition: React renders

@@ -16,7 +16,7 @@ import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../ow
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
-import { resetStatus } from '../replication/sync-status';
+import { patchStatus, resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
 import { replicaStore, type OpenReplica, type ReplicaIdentity } from './replica-store';
@@ -125,15 +125,23 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
       }
     }
     const identityChanged = JSON.stringify(previous?.identity) !== JSON.stringify(current.identity);
+    const replicate = opts.replicate !== false && (!replication || replication.stopped || identityChanged);
+    // Until the replication has started, an empty collection is one still to be pulled, not one
+    // with nothing in it: the screens say "loading" meanwhile (and remember no empty shape).
+    if (replicate) patchStatus({ starting: true });
     replicaStore.set(current);
-    if (opts.replicate !== false && (!replication || replication.stopped || identityChanged)) {
-      await replication?.stop();
-      // Loaded after the replica is published: the screens read it while the replication's code (the
-      // RxDB replication plugin, the pull, the contract's parsers) arrives (issue 13).
-      const { atOnce, startReplication } = await import('../replication/controller');
-      // A start from the stored session has data to show: the screen reads first, the pulls follow.
-      // A sign-in's replica is empty and its screens wait for the pulls: at once.
-      setReplication(startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication }));
+    if (replicate) {
+      try {
+        await replication?.stop();
+        // Loaded after the replica is published: the screens read it while the replication's code (the
+        // RxDB replication plugin, the pull, the contract's parsers) arrives (issue 13).
+        const { atOnce, startReplication } = await import('../replication/controller');
+        // A start from the stored session has data to show: the screen reads first, the pulls follow.
+        // A sign-in's replica is empty and its screens wait for the pulls: at once.
+        setReplication(startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication }));
+      } finally {
+        patchStatus({ starting: false });
+      }
     }
     return current;
   });

@@ -21,6 +21,12 @@ export interface ReplicationStatus {
   readonly error: string | null;
   /** Collections whose first pull of this start has not finished (nor failed) yet (any of their replications). */
   readonly firstPullPending: ReadonlySet<ReplicaCollectionName>;
+  /**
+   * A replication is about to start (or restart) for the open replica and has not yet said which
+   * collections it pulls: until it has, every collection counts as pending (`isFirstPullPending`),
+   * so a screen shows "loading", never "nothing yet", in the moment between the two.
+   */
+  readonly starting: boolean;
   /** Each running replication by key. */
   readonly pulls: ReadonlyMap<string, PullState>;
 }
@@ -43,8 +49,14 @@ export const replicationStatus = createStore<ReplicationStatus>({
   lastSyncedAt: readLastSynced(),
   error: null,
   firstPullPending: empty,
+  starting: false,
   pulls: noPulls,
 });
+
+/** Whether `collection`'s first pull of this start is still to come or running. */
+export function isFirstPullPending(status: ReplicationStatus, collection: ReplicaCollectionName): boolean {
+  return status.starting || status.firstPullPending.has(collection);
+}
 
 export function patchStatus(patch: Partial<ReplicationStatus>): void {
   replicationStatus.set((previous) => {
@@ -97,6 +109,7 @@ export function resetStatus(clearLastSynced = false): void {
     lastSyncedAt: clearLastSynced ? null : replicationStatus.get().lastSyncedAt,
     error: null,
     firstPullPending: empty,
+    starting: false,
     pulls: noPulls,
   });
 }
