@@ -89,16 +89,25 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /**
    * The database `db` is on (db/database.ts's handle will do). On PostgreSQL the server is one of
-   * possibly several processes: changes travel by LISTEN/NOTIFY, files are kept in the database,
-   * the auth ceiling is counted there, and checkpoints respect open transactions. Without it:
-   * PostgreSQL when config.databaseUrl is set, else the embedded database.
+   * possibly several processes: changes travel by LISTEN/NOTIFY, files are kept in the database
+   * (unless config.s3 puts them in a bucket), the auth ceiling is counted there, and checkpoints
+   * respect open transactions. Without it: PostgreSQL when config.databaseUrl is set, else the
+   * embedded database.
    */
   database?: DatabaseInfo;
 }
 
-/** Where uploaded files live for this database: on disk beside the embedded one, in PostgreSQL otherwise. */
-export function blobStoreFor(database: Pick<DatabaseInfo, 'kind'>, db: Kysely<Database>, dataDir: string): BlobStore {
-  return database.kind === 'postgres' ? new DatabaseFileStore(db) : new FileStore(dataDir);
+/**
+ * Where uploaded files live (lib/blob-store.ts): in the S3-compatible bucket when S3_BUCKET is set,
+ * on either database; else in PostgreSQL on PostgreSQL; else on disk beside the embedded database.
+ * The S3 store (and the AWS SDK) is loaded only when configured: the default never needs it.
+ */
+export async function blobStoreFor(database: Pick<DatabaseInfo, 'kind'>, db: Kysely<Database>, config: Pick<Config, 'dataDir' | 's3'>): Promise<BlobStore> {
+  if (config.s3) {
+    const { S3FileStore } = await import('./lib/s3-file-store');
+    return new S3FileStore(config.s3);
+  }
+  return database.kind === 'postgres' ? new DatabaseFileStore(db) : new FileStore(config.dataDir);
 }
 
 /**
@@ -156,7 +165,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorate('notifier', new Notifier());
     app.decorate('syncHorizon', NO_HORIZON);
   }
-  app.decorate('fileStore', blobStoreFor(database, options.db, config.dataDir));
+  const fileStore = await blobStoreFor(database, options.db, config);
+  app.decorate('fileStore', fileStore);
+  app.addHook('onClose', async () => fileStore.close?.());
   const imageClassifier = options.imageClassifier ?? createNsfwClassifier({ ...config.imageCheck, log: app.log });
   app.decorate('imageClassifier', imageClassifier);
   app.addHook('onClose', async () => imageClassifier.close());

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { regionSchema, type Region } from '../src/contract/app-config';
 import { defaultImageCheckWorkers, type ImageCheckBackend } from './lib/image-classifier';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts, type PushHostRule } from './lib/push-endpoints';
+import type { S3StoreOptions } from './lib/s3-file-store';
 
 /**
  * Server configuration, read once from the environment and validated (ARCHITECTURE rule 5).
@@ -38,6 +39,8 @@ export interface Config {
   imageCheck: { workers: number; backend: ImageCheckBackend; warm: boolean };
   /** WORKERS: how many server processes share PORT on this machine (server/main.ts); above 1 only on PostgreSQL. */
   workers: number;
+  /** S3_*: uploaded files in an S3-compatible bucket (lib/s3-file-store.ts) instead of the database or the disk; null when S3_BUCKET is unset. */
+  s3: S3StoreOptions | null;
 }
 
 export interface VapidKeys {
@@ -62,6 +65,26 @@ const regionsText = z.string().transform((text, ctx) => {
     return z.NEVER;
   }
 }).pipe(z.array(regionSchema).min(1, { error: 'must name at least one region' }));
+
+/** http(s)://host[:port] only: credentials belong in their own variables, and a path or query would change every key. */
+const s3Endpoint = z.string().transform((text, ctx) => {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname) {
+    ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// address such as http://127.0.0.1:9000' });
+  } else if (url.username || url.password) {
+    ctx.addIssue({ code: 'custom', message: 'must not hold credentials: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY' });
+  } else if (url.pathname !== '/' || url.search || url.hash) {
+    ctx.addIssue({ code: 'custom', message: 'must be http(s)://host[:port] without a path; put the bucket in S3_BUCKET and a key prefix in S3_PREFIX' });
+  } else {
+    return url.origin;
+  }
+  return z.NEVER;
+});
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -96,6 +119,16 @@ const envSchema = z.object({
       error: 'must be a whole number from 1 to 64, or auto (one per core)',
     })
     .default(1),
+  S3_BUCKET: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/, { error: 'must be a bucket name: 3 or more letters, digits, dots, hyphens or underscores' }).optional(),
+  S3_ENDPOINT: s3Endpoint.optional(),
+  S3_REGION: z.string().regex(/^[A-Za-z0-9-]+$/, { error: 'must be a region name such as us-east-1' }).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: booleanText.optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)+$/, { error: 'must be folder names each ending in /, such as hearth/ (letters, digits, . _ -; no name starts with a dot)' })
+    .optional(),
   PUSH_SERVICE_HOSTS: z
     .string()
     .default(DEFAULT_PUSH_SERVICE_HOSTS)
@@ -173,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.WORKERS > 1 && !e.DATABASE_URL) {
     throw new ConfigError([`WORKERS: ${e.WORKERS} processes need DATABASE_URL (PostgreSQL); the embedded database belongs to one process`]);
   }
+  const s3 = s3Options(e);
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -198,5 +232,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       warm: e.IMAGE_CHECK_WARM ?? e.NODE_ENV === 'production',
     },
     workers: e.WORKERS,
+    s3,
+  };
+}
+
+/**
+ * The S3 store's settings, or null without S3_BUCKET. Half a setting is refused rather than guessed
+ * at: a key id without its secret, or S3 variables without a bucket (the files would quietly go
+ * to the database or the disk instead). Error messages name variables, never their values.
+ */
+function s3Options(e: z.infer<typeof envSchema>): S3StoreOptions | null {
+  if (!e.S3_BUCKET) {
+    const stray = (['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const).filter((name) => e[name] !== undefined);
+    if (stray.length > 0) throw new ConfigError([`${stray.join(', ')}: set S3_BUCKET to keep uploaded files in an S3-compatible store, or unset ${stray.length > 1 ? 'them' : 'it'}`]);
+    return null;
+  }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError(['S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the AWS SDK\'s default credentials (AWS_* variables, shared files, an instance role)']);
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT ?? null,
+    region: e.S3_REGION ?? 'us-east-1',
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : null,
+    // Self-hosted stores rarely have a DNS name per bucket; AWS prefers virtual-hosted names.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+    prefix: e.S3_PREFIX ?? '',
   };
 }

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { BlobStore } from './lib/blob-store';
 import { FileStore } from './lib/file-store';
 import { blobStoreFor, buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -37,10 +38,14 @@ function readConfig(): Config {
 const infoOf = (database: DatabaseHandle): DatabaseInfo =>
   database.kind === 'postgres' ? { kind: 'postgres', url: database.url!, ...(database.schema ? { schema: database.schema } : {}) } : { kind: 'pglite' };
 
+/** The app makes its own store (app.ts): the one for the seed lets go of its connections (S3). */
+const closeStore = (files: BlobStore) => files.close?.();
+
 /** Once per start, before anything serves: leftovers, migrations, abandoned claims, the demo seed. */
 async function prepare(config: Config): Promise<DatabaseHandle> {
   const database = await openDatabase(databaseOptionsFor(config));
-  const files = blobStoreFor(database, database.db, config.dataDir);
+  const files = await blobStoreFor(database, database.db, config);
+  // Only the disk store leaves half-written files: the database's writes are transactions, S3's puts atomic.
   if (files instanceof FileStore) {
     const leftovers = await files.removeLeftovers();
     if (leftovers > 0) console.warn(`Removed ${leftovers} half-written upload(s) left by an earlier crash.`);
@@ -50,7 +55,7 @@ async function prepare(config: Config): Promise<DatabaseHandle> {
     // The embedded database has one process, this one: a claim without an answer was cut off by a crash.
     if (database.kind === 'pglite') await releaseAbandonedClaims(database.db);
     if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey), { files });
-  });
+  }).finally(() => closeStore(files));
   return database;
 }
 
@@ -61,6 +66,7 @@ function banner(config: Config, database: Pick<DatabaseHandle, 'kind'>, port: nu
   if (pagePort !== port) lines.push(`(development: Vite serves the page on ${pagePort} and passes /api to this server on ${port})`);
   if (config.host !== '127.0.0.1' && config.host !== 'localhost') lines.push(`(listening on ${config.host}:${port})`);
   lines.push(`Database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pgdata` : 'PostgreSQL (DATABASE_URL)'}`);
+  if (config.s3) lines.push(`Uploaded files: S3 bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${config.s3.endpoint}` : ''} (S3_BUCKET)`);
   if (config.workers > 1) lines.push(`Processes: ${config.workers} (WORKERS)`);
   if (config.seedDemo) {
     lines.push('', `Demo sign-ins (password ${DEMO_PASSWORD}):`);

@@ -63,7 +63,8 @@ export async function startTestServer(
   const handle = await openTestDatabase(onQuery ? { log: (event) => onQuery(event.query) } : {});
   await migrateToLatest(handle.db, handle.schema);
   const database = databaseInfo(handle);
-  await seedDemo(handle.db, deriveKeys(config.appKey), { files: blobStoreFor(database, handle.db, config.dataDir) });
+  const files = await blobStoreFor(database, handle.db, config);
+  await seedDemo(handle.db, deriveKeys(config.appKey), { files }).finally(() => files.close?.());
   // The coarse per-IP ceiling would trip in a busy test file; brute-force tests lower it again.
   const app = await buildApp({
     config,
@@ -133,8 +134,10 @@ export async function startPeerServer(
 /**
  * How many uploaded files are stored, of one tenant or all: on disk beside the embedded database,
  * in the database on PostgreSQL (app.ts blobStoreFor). Half-written temporary files do not count.
+ * With S3_BUCKET the files are in the bucket: list it (support/s3.ts).
  */
 export async function storedFileCount(server: TestServer, tenantId?: string): Promise<number> {
+  if (server.config.s3) throw new Error('storedFileCount: the files are in the S3 bucket; list it instead');
   if (server.database.kind === 'postgres') {
     let query = server.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<string>().as('n'));
     if (tenantId) query = query.where('tenant_id', '=', tenantId);

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { STORAGE_KEY, TENANT_ID, type BlobStore } from './blob-store';
+
+/**
+ * Uploaded files in an S3-compatible bucket (AWS S3, MinIO, Garage, Ceph...), when S3_BUCKET is set
+ * (config.ts; app.ts blobStoreFor, on either database): every process on every machine reaches them
+ * without the database holding the bytes. The object key is `<prefix><tenant id>/<storage key>`,
+ * the storage key 32 random hex characters made here, never a name the client chose. A PUT is
+ * atomic (an object is there whole or not at all), so there is no temporary object to sweep.
+ */
+export interface S3StoreOptions {
+  bucket: string;
+  /** Another service than AWS (http(s)://host[:port]); null for AWS itself. */
+  endpoint: string | null;
+  region: string;
+  /** Null: the SDK's default chain (AWS_* variables, shared files, an instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>`: what most self-hosted stores expect. */
+  forcePathStyle: boolean;
+  /** Put before every key, e.g. `hearth/` to share a bucket; empty for none. */
+  prefix: string;
+}
+
+/** The HTTP status of an SDK error, if it came from the store. */
+const statusOf = (error: unknown): number | undefined => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+
+export class S3FileStore implements BlobStore {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3StoreOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      forcePathStyle: options.forcePathStyle,
+      // A store that cannot be reached fails the upload in seconds instead of holding it open.
+      requestHandler: { connectionTimeout: 10_000 },
+    });
+  }
+
+  /** Checked before any request, as the other stores check before touching a path or a row. */
+  private key(tenantId: string, key: string): string {
+    if (!TENANT_ID.test(tenantId)) throw new Error('file store: bad tenant id');
+    if (!STORAGE_KEY.test(key)) throw new Error('file store: bad key');
+    return `${this.options.prefix}${tenantId}/${key}`;
+  }
+
+  async write(tenantId: string, bytes: Buffer): Promise<string> {
+    const key = randomBytes(16).toString('hex');
+    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key), Body: bytes, ContentLength: bytes.length }));
+    return key;
+  }
+
+  async read(tenantId: string, key: string): Promise<Buffer> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key) }));
+    if (!object.Body) throw new Error('file store: no body');
+    const bytes = await object.Body.transformToByteArray();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async size(tenantId: string, key: string): Promise<number | null> {
+    const Key = this.key(tenantId, key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key }));
+      if (head.ContentLength === undefined) throw new Error('file store: no length');
+      return head.ContentLength;
+    } catch (error) {
+      // Only "not there" is an answer; a store that is down or refuses us must not look like a missing file.
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * The contract returns a stream at once, the request is asynchronous: a PassThrough is handed
+   * out now and the object's body piped into it when it comes. A failed request (or a body cut off)
+   * destroys it with the error; a reader that goes away first aborts the request.
+   */
+  stream(tenantId: string, key: string, start: number, end: number): Readable {
+    const Key = this.key(tenantId, key);
+    const out = new PassThrough();
+    // Nothing to read: no request (S3 would refuse the range).
+    if (end < start) return out.end();
+    const abort = new AbortController();
+    out.once('close', () => abort.abort());
+    this.client
+      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key, Range: `bytes=${start}-${end}` }), { abortSignal: abort.signal })
+      .then(
+        (object) => {
+          if (!object.Body) return void out.destroy(new Error('file store: no body'));
+          // pipeline destroys `out` with the body's error, and the body when `out` is destroyed.
+          pipeline(object.Body as Readable, out, () => undefined);
+        },
+        (error: unknown) => {
+          // A start past the end reads nothing, as a file read or the database store does.
+          if (statusOf(error) === 416) out.end();
+          else out.destroy(error as Error);
+        },
+      );
+    return out;
+  }
+
+  async remove(tenantId: string, key: string): Promise<void> {
+    if (!TENANT_ID.test(tenantId) || !STORAGE_KEY.test(key)) return;
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key) })).catch(() => undefined);
+  }
+
+  /** Closes the client's pooled connections (app close; main.ts once the seed is done). */
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3FileStore, type S3StoreOptions } from '../../server/lib/s3-file-store';
+import { S3_ACCESS_KEY, startTestS3, type TestS3 } from './support/s3';
+
+/**
+ * Issue 13: uploaded files in an S3-compatible bucket (lib/s3-file-store.ts), against a real S3
+ * server (s3rver, support/s3.ts): the BlobStore contract the disk and database stores keep, the
+ * object's key under its tenant (and the prefix), and ids refused before any request is made.
+ */
+const TENANT = '0190a000-0000-7000-8000-000000000001';
+const OTHER = '0190a000-0000-7000-8000-000000000002';
+const PREFIX = 'hearth/';
+
+let s3: TestS3;
+let store: S3FileStore;
+let bare: S3FileStore;
+/** Nothing listens there: a request it made would fail with a connection error, not a check's message. */
+let unreachable: S3FileStore;
+
+const options = (extra: Partial<S3StoreOptions> = {}): S3StoreOptions => ({
+  bucket: s3.bucket,
+  endpoint: s3.endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: S3_ACCESS_KEY, secretAccessKey: S3_ACCESS_KEY },
+  forcePathStyle: true,
+  prefix: PREFIX,
+  ...extra,
+});
+
+beforeAll(async () => {
+  s3 = await startTestS3();
+  store = new S3FileStore(options());
+  bare = new S3FileStore(options({ prefix: '' }));
+  unreachable = new S3FileStore(options({ endpoint: 'http://127.0.0.1:9' }));
+});
+afterAll(async () => {
+  await Promise.all([store, bare, unreachable].map((s) => s?.close()));
+  await s3?.close();
+});
+
+const streamed = async (key: string, start: number, end: number, tenant = TENANT) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of store.stream(tenant, key, start, end)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+describe('the S3 file store', () => {
+  it('gives back every byte of files of any size, under <prefix><tenant>/<key> in the bucket', async () => {
+    for (const size of [0, 1, 100, 700 * 1024]) {
+      const bytes = randomBytes(size);
+      const key = await store.write(TENANT, bytes);
+      expect(key).toMatch(/^[0-9a-f]{32}$/);
+      expect((await store.read(TENANT, key)).equals(bytes), `size ${size}`).toBe(true);
+      expect(await store.size(TENANT, key)).toBe(size);
+      expect(await s3.keys(`${PREFIX}${TENANT}/${key}`)).toEqual([`${PREFIX}${TENANT}/${key}`]);
+      expect((await s3.bytes(`${PREFIX}${TENANT}/${key}`)).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('streams exactly the bytes from start to end, both included', async () => {
+    const bytes = randomBytes(23);
+    const key = await store.write(TENANT, bytes);
+    for (let start = 0; start < bytes.length; start++) {
+      // Not `bytes=0-0`: s3rver 3.7.1 reads an end of 0 as no end (`options.end || Infinity`) and sends the whole object; S3 sends one byte.
+      for (let end = Math.max(start, 1); end < bytes.length; end += 3) {
+        expect((await streamed(key, start, end)).equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+      }
+    }
+    // Past the end is clipped, and a start past it reads nothing, as the other stores do.
+    expect((await streamed(key, 20, 1000)).equals(bytes.subarray(20))).toBe(true);
+    expect((await streamed(key, 23, 30)).length).toBe(0);
+    // A range across a large file arrives whole, in however many pieces.
+    const large = randomBytes(3 * 1024 * 1024);
+    const largeKey = await store.write(TENANT, large);
+    expect((await streamed(largeKey, 12_345, 2_500_000)).equals(large.subarray(12_345, 2_500_001))).toBe(true);
+  });
+
+  it('a stream given up before its bytes came leaves the store working', async () => {
+    const bytes = randomBytes(64 * 1024);
+    const key = await store.write(TENANT, bytes);
+    for (let i = 0; i < 5; i++) store.stream(TENANT, key, 0, bytes.length - 1).destroy();
+    expect((await streamed(key, 0, bytes.length - 1)).equals(bytes)).toBe(true);
+  });
+
+  it('keeps tenants apart: another tenant neither sees nor reads the key', async () => {
+    const key = await store.write(TENANT, Buffer.from('mine'));
+    expect(await store.size(OTHER, key)).toBeNull();
+    await expect(store.read(OTHER, key)).rejects.toThrow();
+    await expect(streamed(key, 0, 3, OTHER)).rejects.toThrow();
+    expect(await s3.keys(`${PREFIX}${OTHER}/`)).toEqual([]);
+  });
+
+  it('applies the prefix: a store without it does not find the file, and writes beside it', async () => {
+    const key = await store.write(TENANT, Buffer.from('prefixed'));
+    expect(await bare.size(TENANT, key)).toBeNull();
+    const unprefixed = await bare.write(TENANT, Buffer.from('bare'));
+    expect(await s3.keys(`${TENANT}/`)).toContain(`${TENANT}/${unprefixed}`);
+    expect(await store.size(TENANT, unprefixed)).toBeNull();
+  });
+
+  it('removes a file: its size is null, a read rejects, a second removal is harmless', async () => {
+    const key = await store.write(TENANT, randomBytes(30));
+    await store.remove(TENANT, key);
+    await store.remove(TENANT, key);
+    expect(await store.size(TENANT, key)).toBeNull();
+    await expect(store.read(TENANT, key)).rejects.toThrow();
+    await expect(streamed(key, 0, 3)).rejects.toThrow();
+    expect(await s3.keys(`${PREFIX}${TENANT}/${key}`)).toEqual([]);
+  });
+
+  it('refuses a bad tenant id or key before any request', async () => {
+    const key = randomBytes(16).toString('hex');
+    for (const target of [store, unreachable]) {
+      await expect(target.write('../other-tenant', Buffer.from('x'))).rejects.toThrow(/bad tenant id/);
+      await expect(target.read(TENANT, '../etc/passwd')).rejects.toThrow(/bad key/);
+      await expect(target.read('not-a-tenant', key)).rejects.toThrow(/bad tenant id/);
+      await expect(target.size(TENANT, key.toUpperCase())).rejects.toThrow(/bad key/);
+      expect(() => target.stream(TENANT, `${key}/x`, 0, 1)).toThrow(/bad key/);
+      expect(() => target.stream(`${TENANT}/..`, key, 0, 1)).toThrow(/bad tenant id/);
+      await expect(target.remove(TENANT, '..')).resolves.toBeUndefined();
+    }
+  });
+
+  it('a store it cannot reach: reads and sizes reject (not "no such file"), a removal is best effort', async () => {
+    const key = randomBytes(16).toString('hex');
+    await expect(unreachable.size(TENANT, key)).rejects.toThrow();
+    await expect(unreachable.read(TENANT, key)).rejects.toThrow();
+    await expect(unreachable.remove(TENANT, key)).resolves.toBeUndefined();
+  });
+});
