@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, pipeline, Transform, type Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { STORAGE_KEY, TENANT_ID, type BlobStore } from './blob-store';
 
@@ -23,6 +23,34 @@ export interface S3StoreOptions {
   prefix: string;
 }
 
+/**
+ * Where the bytes of an answer start in the object: its Content-Range (`bytes 10-99/1000`), or 0
+ * for a whole object (a store that ignored the Range header answers 200 with all of it). A 206
+ * without the header is taken to start where it was asked to.
+ */
+export function firstByteOf(contentRange: string | undefined): number {
+  const match = contentRange ? /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(contentRange.trim()) : null;
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * Passes `take` bytes after the first `skip`: the range asked for, whatever the store sent. S3
+ * sends exactly that range; a compatible store that ignores Range, or reads `bytes=0-0` as "to the
+ * end" (s3rver), sends more, and a reader (a PDF viewer asking for a piece) must never get other bytes.
+ */
+export function byteWindow(skip: number, take: number): Transform {
+  let position = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(0, skip - position);
+      const to = Math.min(chunk.length, skip + take - position);
+      position += chunk.length;
+      if (to > from) this.push(chunk.subarray(from, to));
+      done();
+    },
+  });
+}
+
 /** The HTTP status of an SDK error, if it came from the store. */
 const statusOf = (error: unknown): number | undefined => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 
@@ -36,7 +64,8 @@ export class S3FileStore implements BlobStore {
       ...(options.credentials ? { credentials: options.credentials } : {}),
       forcePathStyle: options.forcePathStyle,
       // A store that cannot be reached fails the upload in seconds instead of holding it open.
-      requestHandler: { connectionTimeout: 10_000 },
+      // One that stops sending in the middle of a file fails it too, rather than holding the reader.
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 30_000 },
     });
   }
 
@@ -90,8 +119,10 @@ export class S3FileStore implements BlobStore {
       .then(
         (object) => {
           if (!object.Body) return void out.destroy(new Error('file store: no body'));
+          const first = object.ContentRange || object.$metadata.httpStatusCode !== 206 ? firstByteOf(object.ContentRange) : start;
+          if (first > start) return void out.destroy(new Error('file store: the store answered another range'));
           // pipeline destroys `out` with the body's error, and the body when `out` is destroyed.
-          pipeline(object.Body as Readable, out, () => undefined);
+          pipeline(object.Body as Readable, byteWindow(start - first, end - start + 1), out, () => undefined);
         },
         (error: unknown) => {
           // A start past the end reads nothing, as a file read or the database store does.
