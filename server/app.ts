@@ -102,10 +102,10 @@ export interface BuildAppOptions {
  * on either database; else in PostgreSQL on PostgreSQL; else on disk beside the embedded database.
  * The S3 store (and the AWS SDK) is loaded only when configured: the default never needs it.
  */
-export async function blobStoreFor(database: Pick<DatabaseInfo, 'kind'>, db: Kysely<Database>, config: Pick<Config, 'dataDir' | 's3'>): Promise<BlobStore> {
+export async function blobStoreFor(database: Pick<DatabaseInfo, 'kind'>, db: Kysely<Database>, config: Pick<Config, 'dataDir' | 's3' | 'appKey'>): Promise<BlobStore> {
   if (config.s3) {
-    const { S3FileStore } = await import('./lib/s3-file-store');
-    return new S3FileStore(config.s3);
+    const { FILE_CHUNK_BYTES, S3FileStore } = await import('./lib/s3-file-store');
+    return new S3FileStore(config.s3, { key: deriveKeys(config.appKey).files, chunk: FILE_CHUNK_BYTES });
   }
   return database.kind === 'postgres' ? new DatabaseFileStore(db) : new FileStore(config.dataDir);
 }

@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
  * store, never a name the client chose). Three stores keep this contract (app.ts blobStoreFor
  * picks one):
  * - lib/s3-file-store.ts, an S3-compatible bucket, when S3_BUCKET is set, on either database:
- *   every process on every machine reads what any of them wrote, outside the database;
+ *   every process on every machine reads what any of them wrote, outside the database (sealed
+ *   there by the store, lib/sealed-chunks.ts);
  * - lib/database-file-store.ts, PostgreSQL itself, on PostgreSQL otherwise: the same reach, and a
  *   database backup holds the files (issue 13);
  * - lib/file-store.ts, the local disk under DATA_DIR: the embedded database's default (one process).

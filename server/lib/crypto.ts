@@ -5,11 +5,13 @@ export interface Keys {
   csrf: Buffer;
   codes: Buffer;
   secrets: Buffer;
+  /** Uploaded files kept outside the database (lib/s3-file-store.ts). */
+  files: Buffer;
 }
 
 export function deriveKeys(appKey: Buffer): Keys {
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', appKey, Buffer.alloc(0), `hearth:${purpose}`, 32));
-  return { csrf: derive('csrf'), codes: derive('codes'), secrets: derive('mfa-secrets') };
+  return { csrf: derive('csrf'), codes: derive('codes'), secrets: derive('mfa-secrets'), files: derive('files') };
 }
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough, pipeline, Transform, type Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { STORAGE_KEY, TENANT_ID, type BlobStore } from './blob-store';
+import { openChunks, openingStream, plainSize, sealChunks, sealedSpan, type Sealing } from './sealed-chunks';
 
 /**
  * Uploaded files in an S3-compatible bucket (AWS S3, MinIO, Garage, Ceph...), when S3_BUCKET is set
@@ -9,7 +10,12 @@ import { STORAGE_KEY, TENANT_ID, type BlobStore } from './blob-store';
  * without the database holding the bytes. The object key is `<prefix><tenant id>/<storage key>`,
  * the storage key 32 random hex characters made here, never a name the client chose. A PUT is
  * atomic (an object is there whole or not at all), so there is no temporary object to sweep.
+ * Objects are sealed in chunks (./sealed-chunks.ts) under a key of Hearth's own: the bucket holds
+ * nothing readable, whatever its settings, and one file's chunks open only as that file.
  */
+/** Plaintext bytes per sealed chunk: 28 bytes of nonce and tag each, a range opens at most two more chunks than it covers. */
+export const FILE_CHUNK_BYTES = 64 * 1024;
+
 export interface S3StoreOptions {
   bucket: string;
   /** Another service than AWS (http(s)://host[:port]); null for AWS itself. */
@@ -25,12 +31,17 @@ export interface S3StoreOptions {
 
 /**
  * Where the bytes of an answer start in the object: its Content-Range (`bytes 10-99/1000`), or 0
- * for a whole object (a store that ignored the Range header answers 200 with all of it). A 206
- * without the header is taken to start where it was asked to.
+ * for a whole object (a store that ignored the Range header answers 200 with all of it).
  */
 export function firstByteOf(contentRange: string | undefined): number {
   const match = contentRange ? /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(contentRange.trim()) : null;
   return match ? Number(match[1]) : 0;
+}
+
+/** The object's whole size from a Content-Range (`bytes 10-99/1000`), or null when it does not say. */
+export function totalOf(contentRange: string | undefined): number | null {
+  const match = contentRange ? /^bytes \d+-\d+\/(\d+)$/.exec(contentRange.trim()) : null;
+  return match ? Number(match[1]) : null;
 }
 
 /**
@@ -51,13 +62,19 @@ export function byteWindow(skip: number, take: number): Transform {
   });
 }
 
+/** What a file's chunks are bound to: its tenant and storage key (not the bucket's prefix, which may change). */
+const contextOf = (tenantId: string, key: string): string => `${tenantId}/${key}`;
+
 /** The HTTP status of an SDK error, if it came from the store. */
 const statusOf = (error: unknown): number | undefined => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 
 export class S3FileStore implements BlobStore {
   private readonly client: S3Client;
 
-  constructor(private readonly options: S3StoreOptions) {
+  constructor(
+    private readonly options: S3StoreOptions,
+    private readonly sealing: Sealing,
+  ) {
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -78,7 +95,8 @@ export class S3FileStore implements BlobStore {
 
   async write(tenantId: string, bytes: Buffer): Promise<string> {
     const key = randomBytes(16).toString('hex');
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key), Body: bytes, ContentLength: bytes.length }));
+    const sealed = sealChunks(this.sealing, contextOf(tenantId, key), bytes);
+    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key), Body: sealed, ContentLength: sealed.length }));
     return key;
   }
 
@@ -86,15 +104,16 @@ export class S3FileStore implements BlobStore {
     const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(tenantId, key) }));
     if (!object.Body) throw new Error('file store: no body');
     const bytes = await object.Body.transformToByteArray();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return openChunks(this.sealing, contextOf(tenantId, key), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
   async size(tenantId: string, key: string): Promise<number | null> {
     const Key = this.key(tenantId, key);
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key }));
-      if (head.ContentLength === undefined) throw new Error('file store: no length');
-      return head.ContentLength;
+      const plain = head.ContentLength === undefined ? null : plainSize(head.ContentLength, this.sealing.chunk);
+      if (plain === null) throw new Error('file store: the stored size is not one of a sealed file');
+      return plain;
     } catch (error) {
       // Only "not there" is an answer; a store that is down or refuses us must not look like a missing file.
       if (statusOf(error) === 404) return null;
@@ -114,15 +133,27 @@ export class S3FileStore implements BlobStore {
     if (end < start) return out.end();
     const abort = new AbortController();
     out.once('close', () => abort.abort());
+    // The chunks that hold the range (a start past the file's end asks past the object's: 416).
+    const span = sealedSpan(start, end, this.sealing.chunk);
     this.client
-      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key, Range: `bytes=${start}-${end}` }), { abortSignal: abort.signal })
+      .send(new GetObjectCommand({ Bucket: this.options.bucket, Key, Range: `bytes=${span.from}-${span.to}` }), { abortSignal: abort.signal })
       .then(
         (object) => {
           if (!object.Body) return void out.destroy(new Error('file store: no body'));
-          const first = object.ContentRange || object.$metadata.httpStatusCode !== 206 ? firstByteOf(object.ContentRange) : start;
-          if (first > start) return void out.destroy(new Error('file store: the store answered another range'));
-          // pipeline destroys `out` with the body's error, and the body when `out` is destroyed.
-          pipeline(object.Body as Readable, byteWindow(start - first, end - start + 1), out, () => undefined);
+          const whole = object.$metadata.httpStatusCode === 200;
+          const first = whole ? 0 : firstByteOf(object.ContentRange);
+          const total = whole ? (object.ContentLength ?? null) : totalOf(object.ContentRange);
+          if (total === null || first > span.from) return void out.destroy(new Error('file store: the store answered another range'));
+          const chunk = this.sealing.chunk;
+          // pipeline destroys `out` with any step's error, and the body when `out` is destroyed.
+          pipeline(
+            object.Body as Readable,
+            byteWindow(span.from - first, span.to - span.from + 1),
+            openingStream(this.sealing, contextOf(tenantId, key), span.first, Math.floor(end / chunk), total),
+            byteWindow(start - span.first * chunk, end - start + 1),
+            out,
+            () => undefined,
+          );
         },
         (error: unknown) => {
           // A start past the end reads nothing, as a file read or the database store does.
