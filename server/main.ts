@@ -1,5 +1,4 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { BlobStore } from './lib/blob-store';
 import { FileStore } from './lib/file-store';
 import { blobStoreFor, buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -38,9 +37,6 @@ function readConfig(): Config {
 const infoOf = (database: DatabaseHandle): DatabaseInfo =>
   database.kind === 'postgres' ? { kind: 'postgres', url: database.url!, ...(database.schema ? { schema: database.schema } : {}) } : { kind: 'pglite' };
 
-/** The app makes its own store (app.ts): the one for the seed lets go of its connections (S3). */
-const closeStore = (files: BlobStore) => files.close?.();
-
 /** Once per start, before anything serves: leftovers, migrations, abandoned claims, the demo seed. */
 async function prepare(config: Config): Promise<DatabaseHandle> {
   const database = await openDatabase(databaseOptionsFor(config));
@@ -50,12 +46,13 @@ async function prepare(config: Config): Promise<DatabaseHandle> {
     const leftovers = await files.removeLeftovers();
     if (leftovers > 0) console.warn(`Removed ${leftovers} half-written upload(s) left by an earlier crash.`);
   }
+  // The app makes its own store (app.ts): this one lets go of its connections (S3) once the seed is done.
   await withStartupLock(database, async () => {
     await migrateToLatest(database.db, database.schema);
     // The embedded database has one process, this one: a claim without an answer was cut off by a crash.
     if (database.kind === 'pglite') await releaseAbandonedClaims(database.db);
     if (config.seedDemo) await seedDemo(database.db, deriveKeys(config.appKey), { files });
-  }).finally(() => closeStore(files));
+  }).finally(() => files.close?.());
   return database;
 }
 

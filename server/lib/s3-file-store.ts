@@ -30,18 +30,12 @@ export interface S3StoreOptions {
 }
 
 /**
- * Where the bytes of an answer start in the object: its Content-Range (`bytes 10-99/1000`), or 0
- * for a whole object (a store that ignored the Range header answers 200 with all of it).
+ * What a Content-Range (`bytes 10-99/1000`) says: where the answer's bytes start in the object, and
+ * the object's whole size (null for `*`); null when there is no such header.
  */
-export function firstByteOf(contentRange: string | undefined): number {
-  const match = contentRange ? /^bytes (\d+)-\d+\/(?:\d+|\*)$/.exec(contentRange.trim()) : null;
-  return match ? Number(match[1]) : 0;
-}
-
-/** The object's whole size from a Content-Range (`bytes 10-99/1000`), or null when it does not say. */
-export function totalOf(contentRange: string | undefined): number | null {
-  const match = contentRange ? /^bytes \d+-\d+\/(\d+)$/.exec(contentRange.trim()) : null;
-  return match ? Number(match[1]) : null;
+export function contentRangeOf(header: string | undefined): { first: number; total: number | null } | null {
+  const match = header ? /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(header.trim()) : null;
+  return match ? { first: Number(match[1]), total: match[2] === '*' ? null : Number(match[2]) } : null;
 }
 
 /**
@@ -140,9 +134,9 @@ export class S3FileStore implements BlobStore {
       .then(
         (object) => {
           if (!object.Body) return void out.destroy(new Error('file store: no body'));
-          const whole = object.$metadata.httpStatusCode === 200;
-          const first = whole ? 0 : firstByteOf(object.ContentRange);
-          const total = whole ? (object.ContentLength ?? null) : totalOf(object.ContentRange);
+          // A store that ignored the Range header answers 200 with the whole object.
+          const { first, total } =
+            object.$metadata.httpStatusCode === 200 ? { first: 0, total: object.ContentLength ?? null } : (contentRangeOf(object.ContentRange) ?? { first: 0, total: null });
           if (total === null || first > span.from) return void out.destroy(new Error('file store: the store answered another range'));
           const chunk = this.sealing.chunk;
           // pipeline destroys `out` with any step's error, and the body when `out` is destroyed.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { byteWindow, FILE_CHUNK_BYTES, firstByteOf, S3FileStore, totalOf, type S3StoreOptions } from '../../server/lib/s3-file-store';
+import { byteWindow, contentRangeOf, FILE_CHUNK_BYTES, S3FileStore, type S3StoreOptions } from '../../server/lib/s3-file-store';
 import { sealedSize, type Sealing } from '../../server/lib/sealed-chunks';
 import { S3_ACCESS_KEY, startTestS3, type TestS3 } from './support/s3';
 
@@ -196,14 +196,11 @@ describe('the bytes of a range, whatever the store sent', () => {
     }
   });
 
-  it('reads where an answer starts from its Content-Range, 0 for a whole object', () => {
-    expect(firstByteOf('bytes 10-99/1000')).toBe(10);
-    expect(firstByteOf('bytes 0-0/23')).toBe(0);
-    expect(firstByteOf('bytes 5-9/*')).toBe(5);
-    expect(firstByteOf(undefined)).toBe(0);
-    expect(firstByteOf('nonsense')).toBe(0);
-    expect(totalOf('bytes 10-99/1000')).toBe(1000);
-    expect(totalOf('bytes 5-9/*')).toBeNull();
-    expect(totalOf(undefined)).toBeNull();
+  it('reads where an answer starts and the whole size from its Content-Range', () => {
+    expect(contentRangeOf('bytes 10-99/1000')).toEqual({ first: 10, total: 1000 });
+    expect(contentRangeOf('bytes 0-0/23')).toEqual({ first: 0, total: 23 });
+    expect(contentRangeOf('bytes 5-9/*')).toEqual({ first: 5, total: null });
+    expect(contentRangeOf(undefined)).toBeNull();
+    expect(contentRangeOf('nonsense')).toBeNull();
   });
 });

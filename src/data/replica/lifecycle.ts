@@ -140,6 +140,7 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
         // A sign-in's replica is empty and its screens wait for the pulls: at once.
         setReplication(startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication }));
       } finally {
+        // The replication has marked its pulls pending (or could not start): each collection says for itself now.
         patchStatus({ starting: false });
       }
     }

@@ -314,8 +314,6 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   // Pending from now, not from when the pulls start: an empty replica shows "loading", never "nothing yet".
   const replications = planned();
   for (const replicated of replications) updatePull(replicated.key, replicated.config.collection, { firstPullPending: true });
-  // Which collections are pending is known now (../replica/lifecycle.ts held them all until here).
-  patchStatus({ starting: false });
   // The tabs elect their leader meanwhile (it takes a second or two), so the pulls can go when their turn comes.
   let leadership: Promise<unknown> | null = null;
   if (db.multiInstance && (options.waitForLeadership ?? true)) {
