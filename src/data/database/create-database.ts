@@ -93,7 +93,8 @@ export interface HearthStorageOptions {
 
 export interface CreateHearthDatabaseOptions<C extends CollectionDefinitions> extends HearthStorageOptions {
   readonly name: string;
-  readonly key: DataKey;
+  /** May be a promise: the database opens meanwhile, and each encrypted collection waits for it. */
+  readonly key: DataKey | Promise<DataKey>;
   readonly collections: C;
   /** Default true (several tabs). Tests pass false. */
   readonly multiInstance?: boolean;

@@ -151,7 +151,7 @@ export function assertQueryAvoidsEncrypted(query: FilledMangoQuery<unknown>, fie
 
 export interface EncryptedStorageArgs<Internals, InstanceCreationOptions> {
   readonly storage: RxStorage<Internals, InstanceCreationOptions>;
-  readonly key: DataKey;
+  readonly key: DataKey | Promise<DataKey>;
 }
 
 type AnyDoc = RxDocumentData<Doc>;
@@ -362,9 +362,10 @@ export function wrappedFieldEncryptionStorage<Internals, InstanceCreationOptions
       if (!hasEncryption(params.schema)) return storage.createStorageInstance(params);
 
       const fields = [...(params.schema.encrypted ?? [])];
-      const instance = await storage.createStorageInstance({ ...params, schema: toStorageSchema(params.schema) });
+      // The key may still be on its way (the vault's unwrap runs while the stores open).
+      const [instance, dataKey] = await Promise.all([storage.createStorageInstance({ ...params, schema: toStorageSchema(params.schema) }), key]);
       const codec = createDocumentCodec({
-        key,
+        key: dataKey,
         collection: params.collectionName,
         primaryPath: getPrimaryFieldOfPrimaryKey(params.schema.primaryKey) as string,
         fields,

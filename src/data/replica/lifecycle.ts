@@ -16,6 +16,7 @@ import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../ow
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
+import { afterFirstScreen, atOnce } from '../replication/start-when';
 import { patchStatus, resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
@@ -25,8 +26,8 @@ import { ACCOUNT_DOC_ID, SYNCED, syncFields, type AccountDoc } from './types';
 export interface ReplicaOptions extends HearthStorageOptions {
   /** Default true in the browser (several tabs). Tests pass false. */
   readonly multiInstance?: boolean;
-  /** Tests inject a key; the app reads the device's key vault. */
-  readonly key?: DataKey;
+  /** Tests inject a key (or one still on its way); the app reads the device's key vault. */
+  readonly key?: DataKey | Promise<DataKey>;
   /** Default true; false opens the replica without pulling (tests of local logic). */
   readonly replicate?: boolean;
   readonly replication?: ReplicationOptions;
@@ -52,6 +53,62 @@ function enqueue<T>(task: () => Promise<T>): Promise<T> {
   const next = queue.then(task, task);
   queue = next.catch(() => undefined);
   return next;
+}
+
+/** Cancels a warm start's replication still waiting for the first screen (see waitThenStart). */
+let pendingStart: (() => void) | null = null;
+function cancelPendingStart(): void {
+  if (!pendingStart) return;
+  pendingStart();
+  pendingStart = null;
+  patchStatus({ starting: false });
+}
+
+/** Loads the replication's code and starts it on `open`. */
+async function startNow(open: OpenReplica, options: ReplicationOptions): Promise<void> {
+  try {
+    const { startReplication } = await import('../replication/controller');
+    setReplication(startReplication(open, options));
+  } finally {
+    // The replication has marked its pulls pending (or could not start): each collection says for itself now.
+    patchStatus({ starting: false });
+  }
+}
+
+/**
+ * A warm start: the replication's code (RxDB's replication plugin, the pulls, the contract's
+ * parsers) is loaded and started only once the first screen has shown what the replica holds
+ * (`startWhen`, default after the first screen), so none of it competes with that screen (issue 13).
+ * The wait is outside the queue, so a sign-out or a sign-in meanwhile is not held up: each of them
+ * cancels it, and a start that finds another replica (or a running replication) does nothing.
+ */
+async function waitThenStart(open: OpenReplica, options: ReplicationOptions): Promise<void> {
+  const { startWhen = afterFirstScreen, ...rest } = options;
+  const start = { ...rest, startWhen: atOnce };
+  let waiting = false;
+  let due = false;
+  let cancelled = false;
+  const stopWaiting = startWhen(() => {
+    if (cancelled) return;
+    if (!waiting) {
+      due = true; // at once (outside a page): in this turn of the queue
+      return;
+    }
+    pendingStart = null;
+    void enqueue(async () => {
+      const now = replicaStore.get();
+      // Defensive: whatever replaced this replica or started its replication cancelled the wait.
+      if (now?.db !== open.db || replication) return;
+      await startNow(now, start);
+    }).catch((error: unknown) => console.error('The replication could not be started', error));
+  });
+  waiting = true;
+  if (due) await startNow(open, start);
+  else
+    pendingStart = () => {
+      cancelled = true;
+      stopWaiting();
+    };
 }
 
 /** The replica is named by its owner id (src/data/owner.ts): a hash, nothing personal. */
@@ -93,15 +150,21 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
     }
     if (!current) {
       // Each person has their own data key: signing out destroys only theirs (src/data/owner.ts).
-      const key = opts.key ?? (await getOrCreateDataKey({ databaseName: keyDatabaseFor(name) })).key;
+      // The key (an IndexedDB read and an RSA unwrap; at a first sign-in, a new RSA key pair) and the
+      // database's own opening run side by side: each collection waits for the key only when it
+      // needs it, after its IndexedDB store is open (issue 13).
+      const keyReady = opts.key ? Promise.resolve(opts.key) : getOrCreateDataKey({ databaseName: keyDatabaseFor(name) }).then((vault) => vault.key);
+      // A vault that fails is reported by the database's opening (which then closes it) and below.
+      keyReady.catch(() => undefined);
       const db = await createHearthDatabase({
         name,
-        key,
+        key: keyReady,
         collections: replicaCollections,
         multiInstance: opts.multiInstance ?? true,
         ...(opts.indexedDB ? { indexedDB: opts.indexedDB } : {}),
         ...(opts.IDBKeyRange ? { IDBKeyRange: opts.IDBKeyRange } : {}),
       });
+      const key = await keyReady;
       lastName = name;
       const factory = opts.indexedDB ?? globalThis.indexedDB;
       prefetch = factory ? prefetchLink({ factory, owner: name }, key) : undefined;
@@ -126,23 +189,25 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
     }
     const identityChanged = JSON.stringify(previous?.identity) !== JSON.stringify(current.identity);
     const replicate = opts.replicate !== false && (!replication || replication.stopped || identityChanged);
+    if (replicate) cancelPendingStart();
     // Until the replication has started, an empty collection is one still to be pulled, not one
     // with nothing in it: the screens say "loading" meanwhile (and remember no empty shape).
     if (replicate) patchStatus({ starting: true });
     replicaStore.set(current);
     if (replicate) {
       try {
-        await replication?.stop();
-        // Loaded after the replica is published: the screens read it while the replication's code (the
-        // RxDB replication plugin, the pull, the contract's parsers) arrives (issue 13).
-        const { atOnce, startReplication } = await import('../replication/controller');
-        // A start from the stored session has data to show: the screen reads first, the pulls follow.
-        // A sign-in's replica is empty and its screens wait for the pulls: at once.
-        setReplication(startReplication(current, { prefetch, ...(account ? { startWhen: atOnce } : {}), ...opts.replication }));
-      } finally {
-        // The replication has marked its pulls pending (or could not start): each collection says for itself now.
+        const running = replication;
+        setReplication(null);
+        await running?.stop();
+      } catch (error) {
         patchStatus({ starting: false });
+        throw error;
       }
+      // A sign-in's replica is empty and its screens wait for the pulls: at once. A start from the
+      // stored session has data to show: the screen reads first, and the replication's code loads
+      // only after it (waitThenStart).
+      if (account) await startNow(current, { prefetch, startWhen: atOnce, ...opts.replication });
+      else await waitThenStart(current, { prefetch, ...opts.replication });
     }
     return current;
   });
@@ -165,6 +230,7 @@ export function openReplicaForAccount(account: Account, site: string | null, opt
 export const getReplication = (): ReplicationHandle | null => replication;
 
 async function closeNow(): Promise<void> {
+  cancelPendingStart();
   const current = replicaStore.get();
   const running = replication;
   setReplication(null);
@@ -181,6 +247,7 @@ export function closeReplica(): Promise<void> {
 
 /** Stops pulling (a 401 or 419): the replica stays readable until the UI moves to sign-in. */
 export function stopReplication(): Promise<void> {
+  cancelPendingStart();
   const running = replication;
   setReplication(null);
   return running?.stop() ?? Promise.resolve();
@@ -196,6 +263,7 @@ export function wipeReplica(name?: string, opts: ReplicaOptions = {}): Promise<v
     const current = replicaStore.get();
     const target = name ?? current?.name ?? lastName;
     if (current && current.name === target) {
+      cancelPendingStart();
       const running = replication;
       setReplication(null);
       prefetch = undefined;
