@@ -95,11 +95,31 @@ describe('a warm start', () => {
     expect(replicaStore.get()?.db).toBe(open.db);
   });
 
-  it('a sign-in while it waits starts the pulls at once, once', async () => {
+  it('the account the server sends back meanwhile stores it, and the pulls still wait for the first screen', async () => {
     const site = await storedSite();
     const { held, options } = heldFirstScreen();
     await openReplica(identityOf(account, site), null, options);
-    await openReplicaForAccount(account, site, { ...replica, replicate: true, replication: { liveTriggers: false, retryTime: 200 } });
+    const before = sync.requests.length;
+    const refreshed = { ...account, user: { ...account.user, first_name: 'Jamie (from the server)' } };
+    const open = await openReplicaForAccount(refreshed, site, { ...replica, replicate: true, replication: { liveTriggers: false, retryTime: 200 } });
+    expect((await open.db.resident.findOne('account').exec())?.get('account')).toMatchObject({ user: { first_name: 'Jamie (from the server)' } });
+    expect(held.cancel).not.toHaveBeenCalled();
+    expect(getReplication()).toBeNull();
+    expect(sync.requests.length).toBe(before);
+
+    held.go!();
+    await eventually(() => getReplication() !== null, 10_000, 'the replication');
+    const running = getReplication()!;
+    await running.awaitInitial();
+    expect(replicationStatus.get().starting).toBe(false);
+  });
+
+  it('another person at the same address while it waits: their replica opens and pulls at once, the wait is dropped', async () => {
+    const site = await storedSite();
+    const { held, options } = heldFirstScreen();
+    const first = await openReplica(identityOf(account, site), null, options);
+    const other = await openReplicaForAccount(account, uniqueName('site'), { ...replica, replicate: true, replication: { liveTriggers: false, retryTime: 200 } });
+    expect(other.name).not.toBe(first.name);
     expect(held.cancel).toHaveBeenCalledTimes(1);
     const running = getReplication();
     expect(running).not.toBeNull();

@@ -188,7 +188,9 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
       }
     }
     const identityChanged = JSON.stringify(previous?.identity) !== JSON.stringify(current.identity);
-    const replicate = opts.replicate !== false && (!replication || replication.stopped || identityChanged);
+    // A replication waiting for the first screen counts as running: the account the server sends back
+    // at such a start (src/data/refresh-account.ts) must not start the pulls ahead of that screen.
+    const replicate = opts.replicate !== false && ((!replication && !pendingStart) || replication?.stopped === true || identityChanged);
     if (replicate) cancelPendingStart();
     // Until the replication has started, an empty collection is one still to be pulled, not one
     // with nothing in it: the screens say "loading" meanwhile (and remember no empty shape).
