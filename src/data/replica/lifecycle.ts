@@ -79,8 +79,9 @@ async function startNow(open: OpenReplica, options: ReplicationOptions): Promise
  * A warm start: the replication's code (RxDB's replication plugin, the pulls, the contract's
  * parsers) is loaded and started only once the first screen has shown what the replica holds
  * (`startWhen`, default after the first screen), so none of it competes with that screen (issue 13).
- * The wait is outside the queue, so a sign-out or a sign-in meanwhile is not held up: each of them
- * cancels it, and a start that finds another replica (or a running replication) does nothing.
+ * The wait is outside the queue, so nothing queued meanwhile is held up by it. A sign-out, a 401 or
+ * another person's replica cancels it; the account the server sends back for this person leaves it
+ * waiting (see `replicate` in openReplica).
  */
 async function waitThenStart(open: OpenReplica, options: ReplicationOptions): Promise<void> {
   const { startWhen = afterFirstScreen, ...rest } = options;
