@@ -43,6 +43,9 @@ const DEMO = { username: 'jamie', password: 'hearth-demo-1', client_site: 'demo'
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 const EPOCH_CHECKPOINT = { updated_at: '1970-01-01T00:00:00.000000Z', id: '00000000-0000-0000-0000-000000000000' };
 const ACCOUNT_PATH = '/api/v1/auth/user';
+/** A server is quiet after this many health answers in a row, each within QUIET_MS. */
+const QUIET_ANSWERS = 5;
+const QUIET_MS = 10;
 const PHASES = ['health', 'pulls', 'paced'] as const;
 const PULLS = ['journal', 'account'] as const;
 type PhaseName = (typeof PHASES)[number];
@@ -308,6 +311,24 @@ class BenchServer {
     return { server: this.process?.pid ? cpuMs(this.process.pid) : null, backends };
   }
 
+  /**
+   * Waits until the server answers health checks promptly again. autocannon stops with up to
+   * `connections` requests still queued in the server; measured in one run, the paced phase that
+   * started right after the pulls phase had its first 70 ms of requests all finish together at
+   * 85 ms (that queue draining), and those were its p99 (55 ms one run, 9 ms the next). The paced
+   * phase measures a server that is not full, so it starts once this one is not.
+   */
+  async quiet(timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let prompt = 0;
+    while (prompt < QUIET_ANSWERS && Date.now() < deadline) {
+      const t0 = performance.now();
+      const ok = await fetch(`${this.base}/api/health`).then((r) => r.ok, () => false);
+      prompt = ok && performance.now() - t0 < QUIET_MS ? prompt + 1 : 0;
+      if (prompt === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   async measure(phase: PhaseName): Promise<LoadPhase> {
     const before = await this.cpu();
     const result = await this.load(phase);
@@ -408,6 +429,7 @@ export async function apiLoadBench(root: string): Promise<ApiLoadResult> {
       for (const phase of settings.phases) {
         // Alternate which server goes first, so neither always runs right after the other's heaviest phase.
         for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+          for (const each of servers) await each.quiet();
           const list = measured.get(server)!;
           list.set(phase, [...(list.get(phase) ?? []), await server.measure(phase)]);
         }
