@@ -4,8 +4,9 @@ import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { startReplication, type ReplicationHandle } from '@/data/replication/controller';
 import { replicationStatus } from '@/data/replication/sync-status';
+import { WAIT_MS } from '../support/timeouts';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
-import { startSyncServer, type SyncTestServer } from './support/sync-server';
+import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 let sync: SyncTestServer;
 let account: Account;
@@ -104,5 +105,68 @@ describe('initial sync (issue 13)', () => {
     expect(handle.states().size).toBe(0);
     expect(sync.requests.length).toBe(before);
     expect(replicationStatus.get().firstPullPending.size).toBe(0);
+  });
+
+  it('asks for the next page as soon as a page arrives, not once its documents are stored, and asks for each page once', async () => {
+    const open = await openFresh();
+    const requests: string[] = [];
+    const sent = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      if (url.pathname.endsWith('/instances')) requests.push(url.searchParams.get('checkpoint[id]') ?? 'first');
+      return sent(input, init);
+    });
+    // The first page's stored copies (read before RxDB writes it: ../replication/pull.ts) stay
+    // unread until released; a cheap phone's IndexedDB, busy with the pages before, is this slow.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const findByIds = open.db.calendar.findByIds.bind(open.db.calendar);
+    vi.spyOn(open.db.calendar, 'findByIds').mockImplementation(
+      (ids) => ({ exec: async () => (await held, findByIds(ids).exec()) }) as unknown as ReturnType<typeof findByIds>,
+    );
+    const handle = startReplication(open, { liveTriggers: false, retryTime: 200, perPage: 5 });
+    handles.push(handle);
+    await eventually(() => requests.length >= 2, WAIT_MS, 'the second page asked for while the first is held');
+    release();
+    await handle.awaitInitial();
+
+    expect(requests.length).toBeGreaterThan(3);
+    expect(new Set(requests).size).toBe(requests.length);
+    const server = await sync.server.db
+      .selectFrom('event_instances')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('resident_id', '=', account.user.resident!.id)
+      .executeTakeFirstOrThrow();
+    expect(await open.db.calendar.count().exec()).toBe(Number(server.n));
+  });
+
+  it('a page asked for early that failed is asked again at once: the pull never counts as failed', async () => {
+    const open = await openFresh();
+    const sent = globalThis.fetch;
+    let calendarRequests = 0;
+    let failedOnce = false;
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      // The second calendar request is the one asked for early (the first page said more were waiting).
+      if (url.pathname.endsWith('/instances') && ++calendarRequests === 2) {
+        failedOnce = true;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return sent(input, init);
+    });
+    let calendarFailed = false;
+    const stopWatching = replicationStatus.subscribe(() => {
+      for (const pull of replicationStatus.get().pulls.values()) if (pull.collection === 'calendar' && pull.failed) calendarFailed = true;
+    });
+    try {
+      const handle = startReplication(open, { liveTriggers: false, retryTime: 60_000, perPage: 5 });
+      handles.push(handle);
+      await handle.awaitInitial();
+      expect(failedOnce).toBe(true);
+      expect(calendarFailed).toBe(false);
+      expect(await open.db.calendar.count().exec()).toBeGreaterThan(10);
+    } finally {
+      stopWatching();
+    }
   });
 });
