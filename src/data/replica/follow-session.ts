@@ -5,6 +5,8 @@
  * (src/app/start-data.ts); importing this module starts nothing.
  */
 import { sessionExpired } from '@/api/events';
+import { getOrCreateDataKey } from '../crypto/key-vault';
+import { keyDatabaseFor, ownerIdFor } from '../owner';
 import { getStartingSession, onSessionChange } from '../session-store';
 import type * as Lifecycles from './lifecycle';
 import type { ReplicaOptions } from './lifecycle';
@@ -49,6 +51,7 @@ export function followSession(options: ReplicaOptions = {}, beforeOpen?: () => P
   const starting = getStartingSession();
   if (starting) {
     const { stub, migrating } = starting;
+    if (!options.key) readKeyEarly(stub.site, stub.user_id);
     withLifecycle((lifecycle) =>
       migrating
         ? lifecycle.openReplicaForAccount(migrating, stub.site, options)
@@ -71,4 +74,18 @@ export function followSession(options: ReplicaOptions = {}, beforeOpen?: () => P
     stopChanges();
     stopExpiry();
   };
+}
+
+/**
+ * The person's data key, asked for before the replica's code has loaded (issue 13). Measured on an
+ * offline start, reading it (an IndexedDB database of its own, then an RSA unwrap) took 80-100 ms,
+ * most of it waiting behind the replica's own IndexedDB opens that start with it. Started here,
+ * with only the vault's small chunk to load, it is read while the replica's chunk loads; the
+ * replica's opening then gets the same read (the vault remembers it per page). A failure is the
+ * opening's to report: it asks again.
+ */
+function readKeyEarly(site: string | null, userId: string): void {
+  void ownerIdFor(site, userId)
+    .then((owner) => getOrCreateDataKey({ databaseName: keyDatabaseFor(owner) }))
+    .catch(() => undefined);
 }
