@@ -11,7 +11,7 @@ import { extname, join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOAD_ORDER, PAGES } from '../../scripts/chunk-groups';
-import { EVERY_START, engineJs, manifestKey, readManifest, routeJs, routePages, SIGNED_IN_ENGINE, SIGNED_IN_SHELL, type RouteJs } from '../../scripts/route-js';
+import { EVERY_START, engineJs, manifestKey, readManifest, routeJs, routePages, SIGNED_IN_ENGINE, SIGNED_IN_SHELL, staticClosure, type RouteJs } from '../../scripts/route-js';
 import { startTestServer, type TestServer } from '../server/support/server';
 import { ensureBuilt, root } from './support/built-dist';
 
@@ -105,6 +105,20 @@ describe('JavaScript per route (brotli, what the server sends)', () => {
     for (const key of Object.keys(manifest)) visit(key, []);
     expect(Object.keys(manifest).length).toBeGreaterThan(20);
     expect(cycles).toEqual([]);
+  });
+
+  it("a signed-in start's first-paint script preloads the shell's and the engine's chunks with the entry, and nothing else", () => {
+    const manifest = readManifest(dist);
+    const html = readFileSync(join(dist, 'index.html'), 'utf8');
+    const named = (/data-signed-in-preload="([^"]*)"/.exec(html)?.[1] ?? '').split(' ').filter(Boolean);
+    const keys = [...SIGNED_IN_SHELL, ...SIGNED_IN_ENGINE].map((module) => manifestKey(manifest, module)!);
+    const entry = Object.keys(manifest).filter((key) => manifest[key]?.isEntry);
+    const inEntry = new Set(staticClosure(manifest, entry));
+    const expected = staticClosure(manifest, keys).filter((file) => !inEntry.has(file) && file.endsWith('.js'));
+    expect(named.map((href) => href.replace(/^\//, '')).sort()).toEqual(expected.sort());
+    // The pulls' code loads after the first screen (src/data/replication/start-when.ts): never with it.
+    const replication = manifest[manifestKey(manifest, 'src/data/replication/controller.ts')!]!.file;
+    expect(named).not.toContain(`/${replication}`);
   });
 
   it(`the signed-in engine (replica and outbox), beyond the entry: at most ${kb(SIGNED_IN_ENGINE_BUDGET)}`, () => {

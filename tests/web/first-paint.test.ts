@@ -103,4 +103,32 @@ describe('the first-paint script', () => {
       shell.remove();
     }
   });
+
+  it("starts the app's modules, and on a signed-in start the replica's chunks beside them", () => {
+    const tag = document.createElement('script');
+    tag.dataset.entry = '/assets/index.js';
+    tag.dataset.preload = '/assets/start.js';
+    tag.dataset.signedInPreload = '/assets/lifecycle.js /assets/replica.js';
+    Object.defineProperty(document, 'currentScript', { configurable: true, get: () => tag });
+    const loaded = () => ({
+      preloads: [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname),
+      entry: [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].map((script) => new URL(script.src).pathname),
+    });
+    const clear = () => document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]').forEach((element) => element.remove());
+    try {
+      // Signed out, away from the login screen: the entry and its own preloads only.
+      window.history.replaceState({}, '', '/terms-and-conditions');
+      runFirstPaint();
+      expect(loaded()).toEqual({ preloads: ['/assets/start.js'], entry: ['/assets/index.js'] });
+      clear();
+
+      localStorage.setItem('hearth.session', JSON.stringify(stub));
+      window.history.replaceState({}, '', '/journal/entries');
+      runFirstPaint();
+      expect(loaded()).toEqual({ preloads: ['/assets/start.js', '/assets/lifecycle.js', '/assets/replica.js'], entry: ['/assets/index.js'] });
+    } finally {
+      clear();
+      delete (document as { currentScript?: unknown }).currentScript;
+    }
+  });
 });
