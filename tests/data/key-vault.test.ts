@@ -184,6 +184,15 @@ describe('key vault: one unwrap per page', () => {
     expect(Array.from(next.key)).not.toEqual(Array.from(first.key));
   });
 
+  it('a logout wipe while the key is still being made leaves no key behind', async () => {
+    const indexedDB = new IDBFactory();
+    const making = getOrCreateDataKey({ indexedDB, ...fast });
+    await destroyKeys({ indexedDB });
+    await making;
+    expect(await readRecord(indexedDB)).toBeUndefined();
+    expect(await getOrCreateDataKey({ indexedDB, ...fast })).toMatchObject({ created: true });
+  });
+
   it('does not remember a failure: a key that cannot be read is tried again', async () => {
     const indexedDB = new IDBFactory();
     await idbKeyRecordStore(indexedDB, KEY_DATABASE_NAME).add('data-key', { v: 1, mode: 'unknown' });

@@ -190,6 +190,10 @@ async function readOrCreate(options: KeyVaultOptions): Promise<DataKeyResult> {
  */
 export async function destroyKeys(options: KeyVaultOptions = {}): Promise<void> {
   const memo = memoFor(options);
+  // A read still in flight (a start asks for the key before the replica opens: follow-session.ts)
+  // ends first, so a key it is making is destroyed too, not written after the store has gone.
+  const reading = memo?.map.get(memo.name);
+  if (reading) await reading.catch(() => undefined);
   // Forgotten before and after: a read that started while the store was going cannot stay remembered.
   memo?.map.delete(memo.name);
   const store = resolveStore(options);

@@ -79,10 +79,10 @@ export function followSession(options: ReplicaOptions = {}, beforeOpen?: () => P
 /**
  * The person's data key, asked for before the replica's code has loaded (issue 13). Measured on an
  * offline start, reading it (an IndexedDB database of its own, then an RSA unwrap) took 80-100 ms,
- * most of it waiting behind the replica's own IndexedDB opens that start with it. Started here,
- * with only the vault's small chunk to load, it is read while the replica's chunk loads; the
- * replica's opening then gets the same read (the vault remembers it per page). A failure is the
- * opening's to report: it asks again.
+ * most of it waiting behind the replica's own IndexedDB opens that start with it. Started here
+ * (the vault is small and in the entry's chunk), it is read while the replica's chunk loads; the
+ * replica's opening then gets the same read (the vault remembers it per page), and a logout wipe
+ * waits for it before it destroys the key. A failure is the opening's to report: it asks again.
  */
 function readKeyEarly(site: string | null, userId: string): void {
   void ownerIdFor(site, userId)
