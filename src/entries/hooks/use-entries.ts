@@ -3,7 +3,6 @@ import type { OpenReplica } from '../../data/replica/replica-store';
 import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 import { emojis$, entry$, voiceCategories$, voiceEntries$ } from './entry-queries';
 import { journalEntries$, journalReactions$, type EntriesPage, type JournalFilters } from './journal-entries-query';
-import { useAfterFirstScreen } from '../../data/hooks/use-after-first-screen';
 import { useLive, type Live } from '../../data/hooks/use-live';
 
 const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
@@ -11,7 +10,6 @@ const noVoice: VoiceDoc[] = [];
 const noCategories: VoiceCategoryDoc[] = [];
 const noEmojis: EmojiDoc[] = [];
 const noReactions: string[] = [];
-const waitingReactions: Live<string[]> = Object.freeze({ data: noReactions, loading: true });
 
 export interface JournalEntriesQuery {
   /** Words to find in the entries' text (matched on the device, over the decrypted text). */
@@ -35,16 +33,11 @@ export function useJournalEntries({ search = '', limit, filters = {} }: JournalE
 /**
  * The reactions the young person has used in their journal (for the list's reaction filter).
  * They are encrypted, so this reads and decrypts every entry: `enabled` false holds it back (the
- * list asks once its first page is on screen, so 1,000 entries do not delay the first 20), and then
- * it waits for the first screen's turn to end. Measured offline with 1,000 entries, asked for in the
- * commit that showed the first page, its read, decryption and assembly filled the next 70 ms or so.
+ * list asks once its first page is on screen, so 1,000 entries do not delay the first 20).
  */
 export function useJournalReactions(enabled = true): Live<string[]> {
   const factory = useCallback((open: OpenReplica) => journalReactions$(open.db), []);
-  const due = useAfterFirstScreen(enabled);
-  const live = useLive('journal', due ? factory : null, noReactions, (list) => list.length === 0);
-  // Asked for and waiting its turn is still loading: the filter keeps the place it had last time.
-  return enabled && !due ? waitingReactions : live;
+  return useLive('journal', enabled ? factory : null, noReactions, (list) => list.length === 0);
 }
 
 /** One journal entry (null when missing). */
