@@ -14,6 +14,7 @@ import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
+import { yieldToMain } from '../database/document-codec';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
 import { afterFirstScreen, atOnce } from '../replication/start-when';
@@ -68,6 +69,9 @@ function cancelPendingStart(): void {
 async function startNow(open: OpenReplica, options: ReplicationOptions): Promise<void> {
   try {
     const { startReplication } = await import('../replication/controller');
+    // Loading that code builds the contract's parsers; setting up 17 replications is a stretch of
+    // its own, in the next task (issue 13: no long task at start).
+    await yieldToMain();
     setReplication(startReplication(open, options));
   } finally {
     // The replication has marked its pulls pending (or could not start): each collection says for itself now.
