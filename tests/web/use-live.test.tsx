@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useLayoutEffect } from 'react';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useLive } from '@/data/hooks/use-live';
+import { useLive, useReplica } from '@/data/hooks/use-live';
 import { replicaStore, type OpenReplica } from '@/data/replica/replica-store';
 import { patchStatus, resetStatus, updatePull } from '@/data/replication/sync-status';
 
@@ -31,6 +31,41 @@ function screenReading(rows: Subject<string[]>, onRender: () => void, onCommit: 
     return <p>{text}</p>;
   };
 }
+
+describe('useReplica', () => {
+  const replica = (name: string) => ({ db: {}, name, identity: {} }) as unknown as OpenReplica;
+  function Probe() {
+    const open = useReplica();
+    return <p>{open ? `open ${open.name}` : 'closed'}</p>;
+  }
+
+  it('shows the replica that opens, and never one closed before its opening was shown', () => {
+    render(<Probe />);
+    expect(screen.getByText('closed')).toBeTruthy();
+    act(() => replicaStore.set(replica('a')));
+    expect(screen.getByText('open a')).toBeTruthy();
+    act(() => replicaStore.set(null));
+    expect(screen.getByText('closed')).toBeTruthy();
+    // The opening waits in a transition; the close that follows it in the same turn wins.
+    act(() => {
+      replicaStore.set(replica('b'));
+      replicaStore.set(null);
+    });
+    expect(screen.getByText('closed')).toBeTruthy();
+    act(() => {
+      replicaStore.set(replica('c'));
+      replicaStore.set(null);
+      replicaStore.set(replica('d'));
+    });
+    expect(screen.getByText('open d')).toBeTruthy();
+  });
+
+  it('starts with the replica already open', () => {
+    replicaStore.set(replica('e'));
+    render(<Probe />);
+    expect(screen.getByText('open e')).toBeTruthy();
+  });
+});
 
 describe('useLive', () => {
   it('re-renders a screen when its own collection’s first pull changes, not when another replication reports', () => {

@@ -1,6 +1,5 @@
 import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
-import { useStore } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
 import { isFirstPullPending, replicationStatus } from '../replication/sync-status';
@@ -12,8 +11,26 @@ export interface Live<T> {
   loading: boolean;
 }
 
-/** The open replica (null before sign-in or while it opens). */
-export const useReplica = (): OpenReplica | null => useStore(replicaStore);
+/**
+ * The open replica (null before sign-in or while it opens). The replica that opens arrives in a
+ * transition: every screen reading the replica renders then, and a store subscription
+ * (`useSyncExternalStore`) would render them all at once and flush their effects in the same task,
+ * the longest task of a warm start after the replica's own open (issue 13). A replica that closes
+ * is dropped by an ordinary update, never held back behind a pending transition.
+ */
+export function useReplica(): OpenReplica | null {
+  const [open, setOpen] = useState(replicaStore.get);
+  useEffect(() => {
+    const follow = (): void => {
+      const next = replicaStore.get();
+      if (next) startTransition(() => setOpen(next));
+      else setOpen(null);
+    };
+    follow();
+    return replicaStore.subscribe(follow);
+  }, []);
+  return open;
+}
 
 interface Shown<T> {
   open: OpenReplica;
