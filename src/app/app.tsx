@@ -2,7 +2,16 @@ import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app-providers';
 import { routes } from './routes';
 
-const router = createBrowserRouter(routes);
+let router: ReturnType<typeof createBrowserRouter> | null = null;
+
+/**
+ * Made on first use, not while the entry's modules evaluate: its first navigation (matching, the
+ * route modules' loads and their preload links) is then a task of its own (issue 13: no long task
+ * at start; src/main.tsx yields before it).
+ */
+function theRouter(): ReturnType<typeof createBrowserRouter> {
+  return (router ??= createBrowserRouter(routes));
+}
 
 /**
  * Resolves once the router has loaded the first address's lazy route modules (the page, and the
@@ -11,6 +20,7 @@ const router = createBrowserRouter(routes);
  * "Loading…" to its layout (issue 13).
  */
 export function whenRouterReady(): Promise<void> {
+  const router = theRouter();
   if (router.state.initialized) return Promise.resolve();
   return new Promise((resolve) => {
     const stop = router.subscribe((state) => {
@@ -22,5 +32,5 @@ export function whenRouterReady(): Promise<void> {
 }
 
 export function App() {
-  return <AppProviders router={router} />;
+  return <AppProviders router={theRouter()} />;
 }

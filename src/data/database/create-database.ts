@@ -11,7 +11,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { DataKey } from '../crypto/key-vault';
 import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { descendingQueriesStorage } from './descending-queries';
-import { yieldToMain } from './document-codec';
+import { yieldToMain } from '@/lib/yield-to-main';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
 import { keepNewestStorage, type KeepNewest } from './keep-newest';

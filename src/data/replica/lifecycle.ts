@@ -14,7 +14,7 @@ import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
-import { yieldToMain } from '../database/document-codec';
+import { yieldToMain } from '@/lib/yield-to-main';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
 import { afterFirstScreen, atOnce } from '../replication/start-when';
