@@ -1,3 +1,5 @@
+import { importInTasks } from '@/lib/import-in-tasks';
+import { accountContract } from './contract-in-tasks';
 import { getSessionStub } from './session-store';
 
 /**
@@ -6,7 +8,7 @@ import { getSessionStub } from './session-store';
  * short): two-factor methods, feature flags and names change on the server and on other devices,
  * and the two-factor page must show what is true now. Offline it waits for the `online` event; a
  * network failure waits for the next one. The account module (and zod) loads on demand, kept out
- * of the entry chunk.
+ * of the entry chunk, its schemas a module per task.
  */
 export function refreshAccountAtStart(): () => void {
   if (typeof window === 'undefined' || !getSessionStub()) return () => undefined;
@@ -14,7 +16,9 @@ export function refreshAccountAtStart(): () => void {
   const ask = (): void => {
     if (state !== 'waiting' || !navigator.onLine) return;
     state = 'asking';
-    void import('./load-account')
+    // The contract's schemas a module per task (./contract-in-tasks.ts), then the account's code.
+    void importInTasks(accountContract)
+      .then(() => import('./load-account'))
       .then(({ loadAccount }) => loadAccount())
       .then((result) => {
         if (state !== 'asking') return;

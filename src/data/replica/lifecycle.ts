@@ -10,10 +10,12 @@
  * fake-indexeddb, a key, no replication) are passed with each call.
  */
 import type { Account } from '@/contract/users';
+import { replicationContract } from '../contract-in-tasks';
 import { createStore } from '../create-store';
 import { getOrCreateDataKey, type DataKey } from '../crypto/key-vault';
 import { keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from '../owner';
 import { createHearthDatabase, removeHearthDatabase, type HearthStorageOptions } from '../database/create-database';
+import { importInTasks } from '@/lib/import-in-tasks';
 import { yieldToMain } from '@/lib/yield-to-main';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
@@ -68,9 +70,11 @@ function cancelPendingStart(): void {
 /** Loads the replication's code and starts it on `open`. */
 async function startNow(open: OpenReplica, options: ReplicationOptions): Promise<void> {
   try {
+    // The contract's parsers a module per task (../contract-in-tasks.ts), then the replication's code;
+    // setting up 17 replications is a stretch of its own, in the next task (issue 13: no long task
+    // at start).
+    await importInTasks(replicationContract);
     const { startReplication } = await import('../replication/controller');
-    // Loading that code builds the contract's parsers; setting up 17 replications is a stretch of
-    // its own, in the next task (issue 13: no long task at start).
     await yieldToMain();
     setReplication(startReplication(open, options));
   } finally {
