@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { heldValue, holdValue } from '@/data/held-layout';
 
 /** Widths within 40px of each other share a shape (a phone turned round does not). */
@@ -14,15 +14,30 @@ const keyFor = (name: string): string => `${name}@${widthBucket()}`;
 export function useHeldHeight(name: string, loading: boolean): { ref: (element: HTMLElement | null) => void; style: CSSProperties | undefined } {
   const key = keyFor(name);
   const [reserved] = useState(() => heldValue(key));
-  // A state setter as the callback ref: stable, and the effect below follows the element.
-  const [observed, ref] = useState<HTMLElement | null>(null);
+  // The element in a ref, not in state: a state setter as the callback ref made an urgent update in
+  // every commit that mounted a region, and React then ran the whole screen's effects in that same
+  // task (issue 13: the dashboard's longest task at a start).
+  const element = useRef<HTMLElement | null>(null);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((next: HTMLElement | null) => {
+    element.current = next;
+    // Another element while measuring: measure that one instead.
+    observer.current?.disconnect();
+    if (next) observer.current?.observe(next);
+  }, []);
 
   useEffect(() => {
-    if (loading || !observed || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => holdValue(key, observed.getBoundingClientRect().height));
-    observer.observe(observed);
-    return () => observer.disconnect();
-  }, [key, loading, observed]);
+    if (loading || typeof ResizeObserver === 'undefined') return;
+    const watching = new ResizeObserver(() => {
+      if (element.current) holdValue(key, element.current.getBoundingClientRect().height);
+    });
+    observer.current = watching;
+    if (element.current) watching.observe(element.current);
+    return () => {
+      watching.disconnect();
+      observer.current = null;
+    };
+  }, [key, loading]);
 
   // The extra room stays at the end (a grid's rows would otherwise stretch into it).
   return { ref, style: loading && reserved !== null ? { minHeight: `${reserved}px`, alignContent: 'start' } : undefined };

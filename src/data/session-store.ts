@@ -182,7 +182,10 @@ export function setAccount(account: Account): void {
   pendingMigration = null;
   fromServer = true;
   local.write(SESSION_KEY, stub);
-  store.set(account);
+  // The server's answer at a start is most often the account already shown: keeping the same object
+  // re-renders nobody (every reader of the account re-rendered at once, interrupting the screens
+  // that were rendering the replica: issue 13).
+  store.set((previous) => (previous && JSON.stringify(previous) === JSON.stringify(account) ? previous : account));
   announce({ type: 'signed-in', account, site });
 }
 

@@ -154,6 +154,21 @@ describe('the feedback page', () => {
     expect(screen.queryByText('Loading…')).toBeNull();
   });
 
+  it("closes the menu when one of its links is followed, and going back does not open it again", async () => {
+    setAccount(makeAccount());
+    const { router, user } = renderApp('/dashboard');
+    const menuButton = () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Menu' });
+    await screen.findByRole('region', { name: 'New replies' });
+    await user.click(menuButton());
+    expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+    await user.click(within(screen.getByRole('navigation', { name: 'More' })).getByRole('link', { name: /^Feedback/ }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Journal 2 waiting' })).toBeTruthy();
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('leaves out a type whose feature is switched off, in the groups and the counts', async () => {
     setAccount(makeAccount({ flags: { voice_enabled: 0 } }));
     const { user } = renderApp('/feedback');

@@ -4,6 +4,7 @@
  * both are forgotten at sign-out.
  */
 import { act, render } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
 import { forgetHeldLayout, HELD_LAYOUT_KEY } from '@/data/held-layout';
@@ -71,6 +72,35 @@ describe('useHeldHeight', () => {
     act(() => resize(view.getByTestId('region'), 40));
     view.unmount();
     expect(render(<Region loading />).getByTestId('region').style.minHeight).toBe('');
+  });
+});
+
+describe('useHeldHeight, when a region mounts', () => {
+  it('renders it once: the element it measures is no state (an urgent update in the commit ran the screen\'s effects with it)', () => {
+    let commits = 0;
+    render(
+      <Profiler id="region" onRender={() => void commits++}>
+        <Region loading={false} />
+      </Profiler>,
+    );
+    expect(commits).toBe(1);
+  });
+
+  it('measures the element that replaced the first one while its content shows', () => {
+    function Swapping({ which }: { which: 'a' | 'b' }) {
+      const held = useHeldHeight('test.swap', false);
+      return which === 'a' ? <section key="a" data-testid="a" ref={held.ref} /> : <div key="b" data-testid="b" ref={held.ref} />;
+    }
+    const view = render(<Swapping which="a" />);
+    view.rerender(<Swapping which="b" />);
+    act(() => resize(view.getByTestId('b'), 150));
+    view.unmount();
+    expect(render(<Region loading />).getByTestId('region').style.minHeight).toBe('');
+    function SwapRegion() {
+      const held = useHeldHeight('test.swap', true);
+      return <section data-testid="again" ref={held.ref} style={held.style} />;
+    }
+    expect(render(<SwapRegion />).getByTestId('again').style.minHeight).toBe('150px');
   });
 });
 

@@ -1,7 +1,26 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useNavigation } from 'react-router-dom';
 import { getInFlightCount, subscribeActivity } from '@/api/events';
 import { rules } from '@/contract/rules';
+
+/**
+ * Whether any request is in flight, followed in a transition: the bar shows only after
+ * `loadingBarThrottleMs` anyway, and an urgent update (a store read with `useSyncExternalStore` is
+ * always one) at every request of a signed-in start interrupted the screens' own rendering and
+ * flushed their effects in the same task (issue 13). Counts that change while busy stay busy: no render.
+ */
+function useRequestsBusy(): boolean {
+  const [busy, setBusy] = useState(() => getInFlightCount() > 0);
+  useEffect(() => {
+    const follow = (): void => {
+      const now = getInFlightCount() > 0;
+      startTransition(() => setBusy(now));
+    };
+    follow();
+    return subscribeActivity(follow);
+  }, []);
+  return busy;
+}
 
 /**
  * SPEC §2/§9: a 4px orange bar at the top, shown only when navigation or requests last longer than
@@ -9,17 +28,22 @@ import { rules } from '@/contract/rules';
  */
 export function LoadingBar() {
   const navigation = useNavigation();
-  const inFlight = useSyncExternalStore(subscribeActivity, getInFlightCount, () => 0);
-  const busy = navigation.state !== 'idle' || inFlight > 0;
+  const requestsBusy = useRequestsBusy();
+  const busy = navigation.state !== 'idle' || requestsBusy;
   const [visible, setVisible] = useState(false);
 
   useEffect(() => {
-    if (!busy) {
-      setVisible(false);
-      return;
-    }
-    const timer = setTimeout(() => setVisible(true), rules.loadingBarThrottleMs);
-    return () => clearTimeout(timer);
+    if (!busy) return;
+    let shown = false;
+    const timer = setTimeout(() => {
+      shown = true;
+      setVisible(true);
+    }, rules.loadingBarThrottleMs);
+    return () => {
+      clearTimeout(timer);
+      // Only a bar that showed has anything to hide: no update for the many short requests.
+      if (shown) setVisible(false);
+    };
   }, [busy]);
 
   return (

@@ -45,6 +45,13 @@ export function Nav() {
   const { pathname } = useLocation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  // A navigation closes the drawer, adjusted while rendering: an effect made an update at every
+  // mount of the shell (issue 13).
+  const [drawerPath, setDrawerPath] = useState(pathname);
+  if (drawerPath !== pathname) {
+    setDrawerPath(pathname);
+    if (open) setOpen(false);
+  }
   const [confirming, setConfirming] = useState(false);
   const visible = items.filter((item) => !item.flag || flags[item.flag]);
   // The replies waiting (SPEC §4), as the dashboard's badges and the feedback page count them.
@@ -63,7 +70,6 @@ export function Nav() {
     }
   }, [open]);
 
-  useEffect(() => setOpen(false), [pathname]);
 
   /** SPEC §4: push subscription removed (online, before the session ends), logout, local data wiped. */
   const finishLogout = async (discard: boolean) => {

@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import type { Observable } from 'rxjs';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
@@ -20,9 +20,14 @@ export interface Live<T> {
  */
 export function useReplica(): OpenReplica | null {
   const [open, setOpen] = useState(replicaStore.get);
+  // What was last asked for (a transition may not have rendered it yet): the same again is no
+  // update (each one was a render of the screen at every mount, issue 13).
+  const asked = useRef(open);
   useEffect(() => {
     const follow = (): void => {
       const next = replicaStore.get();
+      if (next === asked.current) return;
+      asked.current = next;
       if (next) startTransition(() => setOpen(next));
       else setOpen(null);
     };
