@@ -70,7 +70,6 @@ export function Nav() {
     }
   }, [open]);
 
-
   /** SPEC §4: push subscription removed (online, before the session ends), logout, local data wiped. */
   const finishLogout = async (discard: boolean) => {
     setConfirming(false);
