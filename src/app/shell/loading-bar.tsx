@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useNavigation } from 'react-router-dom';
 import { getInFlightCount, subscribeActivity } from '@/api/events';
 import { rules } from '@/contract/rules';
@@ -11,9 +11,14 @@ import { rules } from '@/contract/rules';
  */
 function useRequestsBusy(): boolean {
   const [busy, setBusy] = useState(() => getInFlightCount() > 0);
+  // What was last asked for: the same again is no update (a transition that arrives while a screen
+  // renders in one makes React start that rendering again).
+  const asked = useRef(busy);
   useEffect(() => {
     const follow = (): void => {
       const now = getInFlightCount() > 0;
+      if (now === asked.current) return;
+      asked.current = now;
       startTransition(() => setBusy(now));
     };
     follow();

@@ -12,11 +12,16 @@ export function StyleSync({ style, signedIn, theme }: { style: KidsStyle; signed
     const root = document.documentElement;
     root.dataset.theme = theme;
     root.dataset.kidsStyle = kidsStyleAttribute(style);
-    // The header colour follows both settings.
-    const headerColour = getComputedStyle(root).getPropertyValue('--header-bg').trim();
-    if (headerColour) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', headerColour);
     if (signedIn) rememberKidsStyle(style);
     else forgetKidsStyle();
+    // The header colour follows both settings. Read in the next frame, where the browser computes
+    // the styles anyway: read here, it forced that work for the whole screen just committed, inside
+    // the task of every screen's effects (issue 13).
+    const frame = requestAnimationFrame(() => {
+      const headerColour = getComputedStyle(root).getPropertyValue('--header-bg').trim();
+      if (headerColour) document.querySelector('meta[name="theme-color"]')?.setAttribute('content', headerColour);
+    });
+    return () => cancelAnimationFrame(frame);
   }, [style, signedIn, theme]);
   return null;
 }

@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getProfilePhoto } from '@/api/users/get-profile-photo';
 import type { FileDoc } from '../replica/types';
 import { blobOf, fetchAndCachePhoto, photoKey, photoNeedsFetch } from './photo-cache';
@@ -22,9 +22,7 @@ export function useUserPhoto(userId: string | null): string | null {
     const show = (blob: Blob | null) => {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
       objectUrl = blob && blob.size > 0 ? URL.createObjectURL(blob) : null;
-      const next = objectUrl ? { key, url: objectUrl } : null;
-      // A photo is never urgent: an ordinary update here interrupted the screens' rendering at a start (issue 13).
-      startTransition(() => setUrl(next));
+      setUrl(objectUrl ? { key, url: objectUrl } : null);
     };
 
     if (!open) {
