@@ -67,14 +67,18 @@ function cancelPendingStart(): void {
   patchStatus({ starting: false });
 }
 
-/** Loads the replication's code and starts it on `open`. */
-async function startNow(open: OpenReplica, options: ReplicationOptions): Promise<void> {
+/**
+ * Loads the replication's code and starts it on `open`. At a warm start (`inSteps`) the contract's
+ * parsers load a module per task first (../contract-in-tasks.ts); a sign-in's screens wait for the
+ * pulls, and its chunks may still come over the network, where one import after another would be
+ * a round trip each: there the code loads in one go.
+ */
+async function startNow(open: OpenReplica, options: ReplicationOptions, inSteps = false): Promise<void> {
   try {
-    // The contract's parsers a module per task (../contract-in-tasks.ts), then the replication's code;
-    // setting up 17 replications is a stretch of its own, in the next task (issue 13: no long task
-    // at start).
-    await importInTasks(replicationContract);
+    if (inSteps) await importInTasks(replicationContract);
     const { startReplication } = await import('../replication/controller');
+    // Setting up 17 replications is a stretch of its own, in the next task (issue 13: no long task
+    // at start).
     await yieldToMain();
     setReplication(startReplication(open, options));
   } finally {
@@ -108,11 +112,11 @@ async function waitThenStart(open: OpenReplica, options: ReplicationOptions): Pr
       const now = replicaStore.get();
       // Defensive: whatever replaced this replica or started its replication cancelled the wait.
       if (now?.db !== open.db || replication) return;
-      await startNow(now, start);
+      await startNow(now, start, true);
     }).catch((error: unknown) => console.error('The replication could not be started', error));
   });
   waiting = true;
-  if (due) await startNow(open, start);
+  if (due) await startNow(open, start, true);
   else
     pendingStart = () => {
       cancelled = true;
