@@ -33,17 +33,25 @@ export function signedInPreloads(bundle: Rolldown.OutputBundle, base: string): s
     if (!found) throw new Error(`scripts/prerender-login.ts: no chunk for ${module}`);
     return found;
   });
-  const seen = new Set<string>();
-  const visit = (chunk: Rolldown.OutputChunk) => {
-    if (chunk.isEntry || seen.has(chunk.fileName)) return;
-    seen.add(chunk.fileName);
-    for (const file of chunk.imports) {
-      const next = byFile.get(file);
-      if (next) visit(next);
-    }
+  const closure = (from: readonly Rolldown.OutputChunk[], skip: ReadonlySet<string>): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (chunk: Rolldown.OutputChunk) => {
+      if (skip.has(chunk.fileName) || seen.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      for (const file of chunk.imports) {
+        const next = byFile.get(file);
+        if (next) visit(next);
+      }
+    };
+    from.forEach(visit);
+    return seen;
   };
-  roots.forEach(visit);
-  return [...seen].map((file) => `${base}${file}`);
+  // The entry and what it imports (a chunk of the bundler's runtime helpers, say) load with the entry already.
+  const withEntry = closure(
+    chunks.filter((chunk) => chunk.isEntry),
+    new Set(),
+  );
+  return [...closure(roots, withEntry)].map((file) => `${base}${file}`);
 }
 
 /**

@@ -9,7 +9,6 @@ import type { ModuleStep } from '@/lib/import-in-tasks';
 
 /** What `loadAccount` parses the account with (src/data/refresh-account.ts). */
 export const accountContract: readonly ModuleStep[] = [
-  () => import('zod'),
   () => import('@/contract/envelope'),
   () => import('@/contract/auth'),
   () => import('@/contract/users'),
