@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 export interface Store<T> {
   get(): T;
@@ -19,6 +19,33 @@ export function useStore<T>(store: Store<T>): T {
 export function useStoreSelector<T, S>(store: Store<T>, select: (state: T) => S): S {
   const read = () => select(store.get());
   return useSyncExternalStore(store.subscribe, read, read);
+}
+
+const never = (): boolean => false;
+
+/**
+ * Follows a value that changes by itself, in a transition rather than with `useSyncExternalStore`,
+ * whose every change is an urgent update: at a signed-in start those interrupted the screens'
+ * rendering and ran their effects in the same task (issue 13). A value equal to the one last asked
+ * for is no update (a transition that arrives while another renders makes React start that
+ * rendering again). `urgent` values skip the transition (a replica that closes is never held back).
+ * `subscribe`, `read` and `urgent` must be stable (module-level) functions.
+ */
+export function useInTransition<T>(subscribe: (listener: () => void) => () => void, read: () => T, urgent: (next: T) => boolean = never): T {
+  const [value, setValue] = useState(read);
+  const asked = useRef(value);
+  useEffect(() => {
+    const follow = (): void => {
+      const next = read();
+      if (Object.is(next, asked.current)) return;
+      asked.current = next;
+      if (urgent(next)) setValue(() => next);
+      else startTransition(() => setValue(() => next));
+    };
+    follow();
+    return subscribe(follow);
+  }, [subscribe, read, urgent]);
+  return value;
 }
 
 /** A tiny external store for `useSyncExternalStore`; `set` with an equal value notifies nobody. */

@@ -1,31 +1,14 @@
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router-dom';
 import { getInFlightCount, subscribeActivity } from '@/api/events';
 import { rules } from '@/contract/rules';
+import { useInTransition } from '@/data/create-store';
 
 /**
- * Whether any request is in flight, followed in a transition: the bar shows only after
- * `loadingBarThrottleMs` anyway, and an urgent update (a store read with `useSyncExternalStore` is
- * always one) at every request of a signed-in start interrupted the screens' own rendering and
- * flushed their effects in the same task (issue 13). Counts that change while busy stay busy: no render.
+ * Whether any request is in flight, followed in a transition (the bar shows only after
+ * `loadingBarThrottleMs` anyway): counts that change while busy stay busy, no render.
  */
-function useRequestsBusy(): boolean {
-  const [busy, setBusy] = useState(() => getInFlightCount() > 0);
-  // What was last asked for: the same again is no update (a transition that arrives while a screen
-  // renders in one makes React start that rendering again).
-  const asked = useRef(busy);
-  useEffect(() => {
-    const follow = (): void => {
-      const now = getInFlightCount() > 0;
-      if (now === asked.current) return;
-      asked.current = now;
-      startTransition(() => setBusy(now));
-    };
-    follow();
-    return subscribeActivity(follow);
-  }, []);
-  return busy;
-}
+const anyInFlight = (): boolean => getInFlightCount() > 0;
 
 /**
  * SPEC §2/§9: a 4px orange bar at the top, shown only when navigation or requests last longer than
@@ -33,7 +16,7 @@ function useRequestsBusy(): boolean {
  */
 export function LoadingBar() {
   const navigation = useNavigation();
-  const requestsBusy = useRequestsBusy();
+  const requestsBusy = useInTransition(subscribeActivity, anyInFlight);
   const busy = navigation.state !== 'idle' || requestsBusy;
   const [visible, setVisible] = useState(false);
 

@@ -1,5 +1,6 @@
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { Observable } from 'rxjs';
+import { useInTransition } from '../create-store';
 import type { ReplicaCollectionName } from '../replica/local-writes';
 import { replicaStore, type OpenReplica } from '../replica/replica-store';
 import { isFirstPullPending, replicationStatus } from '../replication/sync-status';
@@ -11,6 +12,8 @@ export interface Live<T> {
   loading: boolean;
 }
 
+const isClosed = (open: OpenReplica | null): boolean => open === null;
+
 /**
  * The open replica (null before sign-in or while it opens). The replica that opens arrives in a
  * transition: every screen reading the replica renders then, and a store subscription
@@ -18,24 +21,7 @@ export interface Live<T> {
  * the longest task of a warm start after the replica's own open (issue 13). A replica that closes
  * is dropped by an ordinary update, never held back behind a pending transition.
  */
-export function useReplica(): OpenReplica | null {
-  const [open, setOpen] = useState(replicaStore.get);
-  // What was last asked for (a transition may not have rendered it yet): the same again is no
-  // update (each one was a render of the screen at every mount, issue 13).
-  const asked = useRef(open);
-  useEffect(() => {
-    const follow = (): void => {
-      const next = replicaStore.get();
-      if (next === asked.current) return;
-      asked.current = next;
-      if (next) startTransition(() => setOpen(next));
-      else setOpen(null);
-    };
-    follow();
-    return replicaStore.subscribe(follow);
-  }, []);
-  return open;
-}
+export const useReplica = (): OpenReplica | null => useInTransition(replicaStore.subscribe, replicaStore.get, isClosed);
 
 interface Shown<T> {
   open: OpenReplica;
