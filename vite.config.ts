@@ -10,8 +10,15 @@ import { routePages } from './scripts/route-js';
 const apiTarget = process.env.HEARTH_API_ORIGIN ?? 'http://127.0.0.1:8081';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+// React Router's package exports only its development build (remix-run/react-router#14102): its
+// dev warnings and checks would run on every navigation of a cheap phone. A build takes the
+// production files the package ships beside them; `npm run dev` and the tests keep the warnings.
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: `${root}node_modules/react-router/dist/production/index.mjs` },
+  { find: /^react-router\/dom$/, replacement: `${root}node_modules/react-router/dist/production/dom-export.mjs` },
+];
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     // The login screen's HTML in index.html, so its first paint waits for no JavaScript (issue 13).
@@ -57,7 +64,7 @@ export default defineConfig({
       devOptions: { enabled: false, type: 'module' },
     }),
   ],
-  resolve: { alias },
+  resolve: { alias: command === 'build' ? [...reactRouterProduction, { find: '@', replacement: alias['@'] }] : alias },
   define: {
     __BUILD_ID__: JSON.stringify(process.env.HEARTH_BUILD_ID ?? new Date().toISOString()),
     __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.0.0'),
@@ -85,4 +92,4 @@ export default defineConfig({
   },
   // `npm run dev`: Vite serves the PWA with hot reload and passes /api to the real server.
   server: { port: Number(process.env.PORT ?? 8080), strictPort: true, proxy: { '/api': apiTarget } },
-});
+}));
