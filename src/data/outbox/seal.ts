@@ -1,6 +1,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
-import { associatedData, openJson, sealJson } from '../crypto/field-cipher';
+import { associatedData } from '../crypto/field-cipher';
+import { openJson, sealJson } from '../crypto/value-cipher';
 import type { DataKey } from '../crypto/key-vault';
 
 /**
