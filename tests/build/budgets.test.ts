@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createHash } from 'node:crypto';
+import { Script } from 'node:vm';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -136,6 +137,18 @@ describe('JavaScript per route (brotli, what the server sends)', () => {
     const engine = engineJs(dist);
     expect(engine.files.length).toBeGreaterThan(0);
     expect(engine.br, `${kb(engine.br)} in ${engine.files.length} files`).toBeLessThanOrEqual(SIGNED_IN_ENGINE_BUDGET);
+  });
+});
+
+describe('the service worker (dist/sw.js)', () => {
+  // registerSW registers it as a classic script: an `import`, `export` or `import.meta` in it (Vite's
+  // preload helper comes with any dynamic import the worker's code makes) fails its evaluation, and the
+  // app silently loses its offline shell, its outbox replay and its pushes.
+  it('parses as a classic script', () => {
+    const source = readFileSync(join(dist, 'sw.js'), 'utf8');
+    expect(source.length).toBeGreaterThan(10_000);
+    expect(() => new Script(source, { filename: 'sw.js' })).not.toThrow();
+    expect(() => new Script('const x = import.meta.url;')).toThrow(SyntaxError);
   });
 });
 

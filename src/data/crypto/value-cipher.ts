@@ -6,7 +6,8 @@
  * A module of its own, imported with `import()` when a value is first sealed or opened (issue 13):
  * noble builds its AES tables as it loads, about 10 ms of main thread here and 40 ms on a phone
  * four times slower, and a start with nothing waiting in the outbox opens no value at all. The
- * service worker's build inlines the import.
+ * service worker imports it statically (its replay needs it at once, and a dynamic import in the
+ * worker's build brings Vite's preload helper, whose `import.meta` a classic worker cannot parse).
  */
 import { gcm } from '@noble/ciphers/aes.js';
 import type { DataKey } from './key-vault';

@@ -7,7 +7,9 @@ import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, O
 
 /**
  * The outbox's cipher (./seal.ts, @noble/ciphers), loaded when the first value is sealed or opened:
- * a start with nothing waiting never evaluates it (../crypto/value-cipher.ts says why).
+ * a start with nothing waiting never evaluates it (../crypto/value-cipher.ts says why). The page's
+ * only: the service worker must not import this module (see value-cipher.ts), and
+ * tests/build/budgets.test.ts checks that its script still parses as a classic one.
  */
 export const loadSeal = () => import('./seal');
 

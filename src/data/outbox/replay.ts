@@ -1,6 +1,6 @@
 import { CSRF_HEADER_NAME } from '@/contract/http';
 import type { DataKey } from '../crypto/key-vault';
-import { loadSeal } from './queue';
+import { openBytes, openValue, sealValue } from './seal';
 import { buildBody } from './serialise';
 import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
 import { claim, isReady, nextRecord, unreadableRecord, verdictOf, type HttpOutcome } from './transition';
@@ -95,7 +95,6 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     options.notify?.({ type: 'outbox:need-page', reason: 'key' });
     return report;
   }
-  const { openBytes, openValue, sealValue } = await loadSeal();
 
   const blocked = new Set<string>();
   const tokens = new Map<string, string | null>();
