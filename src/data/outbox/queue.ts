@@ -3,7 +3,7 @@ import { describeBody } from './serialise';
 import { addRecord, allRecords, deleteRecords, updateRecord, type OutboxStoreOptions } from './store';
 import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, OutboxState, WriteInput } from './types';
 
-/** Queue operations on the store: no network, no DOM, no React (shared by page, worker and tests). */
+/** Queue operations on the store: no network, no DOM, no React (the page's and the tests'; the worker replays with ./replay.ts). */
 
 /**
  * The outbox's cipher (./seal.ts, @noble/ciphers), loaded when the first value is sealed or opened:
