@@ -6,9 +6,7 @@
  *   document holding all its encrypted fields as one JSON object, bound by the associated data to
  *   collection, document id and the list of encrypted fields. Encrypted with WebCrypto.
  * - `v1:` **single values** (`sealJson`/`openJson`, `encryptField`/`decryptField`): synchronous,
- *   used by the outbox (src/data/outbox/seal.ts): @noble/ciphers, in ./value-cipher.ts, a module of
- *   its own that the outbox loads when it first seals or opens a value. The pulled-ahead pages seal
- *   the same format with WebCrypto (`sealJsonNative`), as their callers can wait.
+ *   used by the outbox (src/data/outbox/seal.ts), whose callers are synchronous. @noble/ciphers.
  *
  * Wire format of both: prefix + base64(nonce(12) || ciphertext || tag(16)). A ciphertext copied
  * into another document, field or collection fails authentication instead of decrypting.
@@ -27,13 +25,14 @@
  * storage write or read at once: one key lookup, one nonce draw, every WebCrypto call issued before
  * any is awaited, one `Promise.all`. Per document that leaves the native call and the base64 step.
  */
+import { gcm } from '@noble/ciphers/aes.js';
 import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import type { DataKey } from './key-vault';
 
 export const CIPHERTEXT_PREFIX = 'v1:';
 /** Document records (the replica): see `sealDocumentJson`. */
 export const DOCUMENT_CIPHERTEXT_PREFIX = 'v2:';
-export const NONCE_BYTES = 12;
+const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
 declare const ciphertextBrand: unique symbol;
@@ -75,7 +74,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Unambiguous encoding of the context (names may contain any character). */
-export function associatedData(context: FieldContext): Uint8Array<ArrayBuffer> {
+export function associatedData(context: FieldContext): Uint8Array {
   return encoder.encode(JSON.stringify(['hearth-field-v1', context.collection, context.documentId, context.field]));
 }
 
@@ -84,8 +83,49 @@ export function isCiphertext(value: unknown): value is Ciphertext {
   return typeof value === 'string' && (value.startsWith(CIPHERTEXT_PREFIX) || value.startsWith(DOCUMENT_CIPHERTEXT_PREFIX));
 }
 
-/** UTF-8 of a decrypted record, or `invalid-json` (shared with ./value-cipher.ts). */
-export function decodeText(plain: Uint8Array, context: FieldContext): string {
+export function encryptField<T>(key: DataKey, value: T, context: FieldContext): Ciphertext<T> {
+  return encryptWithAad(key, value, associatedData(context));
+}
+
+export function decryptField<T = unknown>(key: DataKey, ciphertext: string, context: FieldContext): T {
+  return decryptWithAad<T>(key, ciphertext, associatedData(context), context);
+}
+
+/** Lower-level forms taking precomputed associated data (used by the storage wrapper's hot path). */
+export function encryptWithAad<T>(key: DataKey, value: T, aad: Uint8Array): Ciphertext<T> {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new EncryptError('Value is not JSON-serialisable');
+  return sealJson(key, json, aad) as Ciphertext<T>;
+}
+
+export function decryptWithAad<T = unknown>(key: DataKey, ciphertext: string, aad: Uint8Array, context: FieldContext): T {
+  const json = openJson(key, ciphertext, aad, context);
+  try {
+    return JSON.parse(json) as T;
+  } catch (cause) {
+    throw new DecryptError('invalid-json', context, { cause });
+  }
+}
+
+/** Encrypts JSON text that the caller already serialised. */
+export function sealJson(key: DataKey, json: string, aad: Uint8Array): Ciphertext {
+  const nonce = nextNonce();
+  return pack(CIPHERTEXT_PREFIX, nonce, gcm(key, nonce, aad).encrypt(encoder.encode(json)));
+}
+
+/** Authenticates and decrypts to the JSON text (not parsed). */
+export function openJson(key: DataKey, ciphertext: string, aad: Uint8Array, context: FieldContext): string {
+  const bytes = unpack(ciphertext, CIPHERTEXT_PREFIX, context);
+  let plain: Uint8Array;
+  try {
+    plain = gcm(key, bytes.subarray(0, NONCE_BYTES), aad).decrypt(bytes.subarray(NONCE_BYTES));
+  } catch (cause) {
+    throw new DecryptError('authentication-failed', context, { cause });
+  }
+  return decodeText(plain, context);
+}
+
+function decodeText(plain: Uint8Array, context: FieldContext): string {
   try {
     return decoder.decode(plain);
   } catch (cause) {
@@ -107,7 +147,7 @@ const encodeBase64 = (bytes: Uint8Array): string => (hasNativeToBase64 ? (bytes 
 const decodeBase64 = (text: string): Uint8Array<ArrayBuffer> => (nativeFromBase64 ? nativeFromBase64(text) : base64ToBytes(text));
 
 /** prefix + base64(nonce || ciphertext || tag) → bytes, or a typed error. */
-export function unpack(ciphertext: string, prefix: string, context: FieldContext | (() => FieldContext)): Uint8Array<ArrayBuffer> {
+function unpack(ciphertext: string, prefix: string, context: FieldContext | (() => FieldContext)): Uint8Array<ArrayBuffer> {
   const fail = (code: DecryptErrorCode, cause?: unknown) =>
     new DecryptError(code, typeof context === 'function' ? context() : context, cause === undefined ? undefined : { cause });
   if (typeof ciphertext !== 'string') throw fail('malformed');
@@ -124,7 +164,7 @@ export function unpack(ciphertext: string, prefix: string, context: FieldContext
   return bytes;
 }
 
-export function pack(prefix: string, nonce: Uint8Array, sealed: Uint8Array): Ciphertext {
+function pack(prefix: string, nonce: Uint8Array, sealed: Uint8Array): Ciphertext {
   const out = new Uint8Array(NONCE_BYTES + sealed.length);
   out.set(nonce, 0);
   out.set(sealed, NONCE_BYTES);
@@ -170,42 +210,24 @@ function subtleKey(key: DataKey): Promise<CryptoKey> {
  * base64(nonce || ciphertext || tag) with WebCrypto AES-256-GCM and the given associated data
  * (from `documentAssociatedData`).
  */
-export function sealDocumentJson(key: DataKey, json: string, aad: Uint8Array<ArrayBuffer>): Promise<Ciphertext> {
-  return sealNative(DOCUMENT_CIPHERTEXT_PREFIX, key, json, aad);
-}
-
-/** Authenticates and decrypts a `v2:` document record to its JSON text (not parsed). */
-export function openDocumentJson(key: DataKey, ciphertext: string, aad: Uint8Array<ArrayBuffer>, context: FieldContext): Promise<string> {
-  return openNative(DOCUMENT_CIPHERTEXT_PREFIX, key, ciphertext, aad, context);
-}
-
-/**
- * A `v1:` value with WebCrypto, for callers that can wait (the pulled-ahead pages): the very
- * format of ./value-cipher.ts's `sealJson` (AES-GCM's output is ciphertext || tag either way), so
- * either opens what the other sealed, and these callers need not load noble.
- */
-export function sealJsonNative(key: DataKey, json: string, aad: Uint8Array<ArrayBuffer>): Promise<Ciphertext> {
-  return sealNative(CIPHERTEXT_PREFIX, key, json, aad);
-}
-
-/** Opens a `v1:` value with WebCrypto (see `sealJsonNative`) to its JSON text (not parsed). */
-export function openJsonNative(key: DataKey, ciphertext: string, aad: Uint8Array<ArrayBuffer>, context: FieldContext): Promise<string> {
-  return openNative(CIPHERTEXT_PREFIX, key, ciphertext, aad, context);
-}
-
-async function sealNative(prefix: string, key: DataKey, json: string, aad: Uint8Array<ArrayBuffer>): Promise<Ciphertext> {
+export async function sealDocumentJson(key: DataKey, json: string, aad: Uint8Array<ArrayBuffer>): Promise<Ciphertext> {
   const cryptoKey = await subtleKey(key);
   const nonce = nextNonce();
   const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad }, cryptoKey, encoder.encode(json));
-  return pack(prefix, nonce, new Uint8Array(sealed));
+  return pack(DOCUMENT_CIPHERTEXT_PREFIX, nonce, new Uint8Array(sealed));
 }
 
-async function openNative(prefix: string, key: DataKey, ciphertext: string, aad: Uint8Array<ArrayBuffer>, context: FieldContext): Promise<string> {
-  const bytes = unpack(ciphertext, prefix, context);
+/** Authenticates and decrypts a `v2:` document record to its JSON text (not parsed). */
+export async function openDocumentJson(key: DataKey, ciphertext: string, aad: Uint8Array<ArrayBuffer>, context: FieldContext): Promise<string> {
+  const bytes = unpack(ciphertext, DOCUMENT_CIPHERTEXT_PREFIX, context);
   const cryptoKey = await subtleKey(key);
   let plain: ArrayBuffer;
   try {
-    plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.subarray(0, NONCE_BYTES), additionalData: aad }, cryptoKey, bytes.subarray(NONCE_BYTES));
+    plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: bytes.subarray(0, NONCE_BYTES), additionalData: aad },
+      cryptoKey,
+      bytes.subarray(NONCE_BYTES),
+    );
   } catch (cause) {
     throw new DecryptError('authentication-failed', context, { cause });
   }
@@ -290,7 +312,7 @@ export async function openDocumentJsonBatch(
 const NONCE_POOL_SIZE = NONCE_BYTES * 512;
 let noncePool = new Uint8Array(0);
 let noncePoolOffset = 0;
-export function nextNonce(): Uint8Array<ArrayBuffer> {
+function nextNonce(): Uint8Array<ArrayBuffer> {
   if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
     noncePool = crypto.getRandomValues(new Uint8Array(NONCE_POOL_SIZE));
     noncePoolOffset = 0;

@@ -16,7 +16,7 @@ import {
   withdrawRecordsOf,
   type OutboxCounts,
 } from './queue';
-import type { ReplayReport, Transport } from './replay';
+import { replayOutbox, type ReplayReport, type Transport } from './replay';
 import { allRecords, destroyOutboxStore, OUTBOX_DATABASE, type OutboxStoreOptions } from './store';
 import { currentOwner, keyDatabaseFor, outboxDatabaseFor } from '../owner';
 import { OUTBOX_CHANNEL, type LocalRef, type OutboxCommand, type OutboxMessage, type WriteInput } from './types';
@@ -166,8 +166,6 @@ let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** Replays in this page (same code as the worker), then applies outcomes and plans the next try. */
 export async function replayHere(): Promise<ReplayReport> {
-  // Loaded when first needed, with the outbox's cipher (./queue.ts `loadSeal` says why).
-  const { replayOutbox } = await import('./replay');
   const report = await replayOutbox({
     ...config,
     getKey: config.getKey,

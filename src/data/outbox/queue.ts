@@ -1,17 +1,10 @@
 import type { DataKey } from '../crypto/key-vault';
+import { openValue, sealBytes, sealValue } from './seal';
 import { describeBody } from './serialise';
 import { addRecord, allRecords, deleteRecords, updateRecord, type OutboxStoreOptions } from './store';
 import type { LocalRef, OutboxMeta, OutboxRecord, OutboxRequest, OutboxResult, OutboxState, WriteInput } from './types';
 
-/** Queue operations on the store: no network, no DOM, no React (the page's and the tests'; the worker replays with ./replay.ts). */
-
-/**
- * The outbox's cipher (./seal.ts, @noble/ciphers), loaded when the first value is sealed or opened:
- * a start with nothing waiting never evaluates it (../crypto/value-cipher.ts says why). The page's
- * only: the service worker must not import this module (see value-cipher.ts), and
- * tests/build/budgets.test.ts checks that its script still parses as a classic one.
- */
-export const loadSeal = () => import('./seal');
+/** Queue operations on the store: no network, no DOM, no React (shared by page, worker and tests). */
 
 let counter = 0;
 function nextSeq(now: number): number {
@@ -48,7 +41,6 @@ export async function putWrite(
     topics: input.topics ?? [],
     failureMessage: input.failureMessage,
   };
-  const { sealBytes, sealValue } = await loadSeal();
   const files = await Promise.all(
     fileList.map(async (file, index) => sealBytes(key, id, index, new Uint8Array(await file.arrayBuffer()))),
   );
@@ -91,11 +83,10 @@ export async function countRecords(options: OutboxStoreOptions, getKey: () => Pr
   const records = (await allRecords(options)).filter((r) => r.state !== 'sent');
   // Only asked for when there is something to group (it is never created just to count nothing).
   const key = records.length > 1 ? await getKey().catch(() => null) : null;
-  const openValue = key ? (await loadSeal()).openValue : null;
   const things = new Map<string, OutboxState[]>();
   for (const record of records) {
     let thing = `record:${record.id}`;
-    if (key && openValue) {
+    if (key) {
       try {
         const local = openValue<OutboxMeta>(key, record.id, 'meta', record.meta).local;
         if (local) thing = `doc:${local.collection}/${local.id}`;
@@ -161,8 +152,7 @@ export async function retryRecord(options: OutboxStoreOptions, id: string): Prom
 export async function removeUnsent(options: OutboxStoreOptions, key: DataKey | null): Promise<LocalRef[]> {
   const records = (await allRecords(options)).filter((r) => r.state !== 'sent');
   const refs: LocalRef[] = [];
-  if (key && records.length > 0) {
-    const { openValue } = await loadSeal();
+  if (key) {
     for (const record of records) {
       try {
         const meta = openValue<OutboxMeta>(key, record.id, 'meta', record.meta);
@@ -193,8 +183,6 @@ export async function pendingOutcomes(
   const records = await allRecords(options);
   const outcomes: Outcome[] = [];
   const waitingDocs = new Set<string>();
-  if (records.length === 0) return { outcomes, waitingDocs };
-  const { openValue } = await loadSeal();
   for (const record of records) {
     let meta: OutboxMeta | null = null;
     try {
@@ -264,10 +252,7 @@ export async function withdrawRecord(options: OutboxStoreOptions, id: string): P
 export async function withdrawRecordsOf(options: OutboxStoreOptions, key: DataKey, local: LocalRef): Promise<{ withdrawn: number; left: number }> {
   let withdrawn = 0;
   let left = 0;
-  const records = await allRecords(options);
-  if (records.length === 0) return { withdrawn, left };
-  const { openValue } = await loadSeal();
-  for (const record of records) {
+  for (const record of await allRecords(options)) {
     if (record.state === 'sent') continue;
     let meta: OutboxMeta;
     try {

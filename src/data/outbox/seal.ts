@@ -1,7 +1,6 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
-import { associatedData } from '../crypto/field-cipher';
-import { openJson, sealJson } from '../crypto/value-cipher';
+import { associatedData, openJson, sealJson } from '../crypto/field-cipher';
 import type { DataKey } from '../crypto/key-vault';
 
 /**

@@ -13,12 +13,11 @@
  * only for the very request it answers (same checkpoint): anything else is dropped unread.
  *
  * At rest: one IndexedDB database per owner (`<owner>-prefetch`, src/data/owner.ts). URLs, screens
- * and answers are sealed with the owner's data key (AES-256-GCM with WebCrypto, `v1:` values of
- * ../crypto/field-cipher.ts, bound to the replication and the part); only the replication's
- * identifier (ids, as the replica keeps in clear) and times are in clear. Signing out deletes the
- * database (src/data/wipe-steps.ts); without the key it is unreadable anyway.
+ * and answers are sealed with the owner's data key (AES-256-GCM, bound to the replication and the
+ * part); only the replication's identifier (ids, as the replica keeps in clear) and times are in clear. Signing out
+ * deletes the database (src/data/wipe-steps.ts); without the key it is unreadable anyway.
  */
-import { associatedData, openJsonNative, sealJsonNative } from '../crypto/field-cipher';
+import { associatedData, openJson, sealJson } from '../crypto/field-cipher';
 import type { DataKey } from '../crypto/key-vault';
 import { prefetchDatabaseFor } from '../owner';
 
@@ -55,11 +54,11 @@ interface SealedRecord {
 const aad = (identifier: string, part: 'next' | 'page') => associatedData({ collection: COLLECTION, documentId: identifier, field: part });
 const context = (identifier: string, part: 'next' | 'page') => ({ collection: COLLECTION, documentId: identifier, field: part });
 
-function seal(key: DataKey, identifier: string, part: 'next' | 'page', value: unknown): Promise<string> {
-  return sealJsonNative(key, JSON.stringify(value), aad(identifier, part));
+function seal(key: DataKey, identifier: string, part: 'next' | 'page', value: unknown): string {
+  return sealJson(key, JSON.stringify(value), aad(identifier, part));
 }
-async function open<T>(key: DataKey, identifier: string, part: 'next' | 'page', sealed: string): Promise<T> {
-  return JSON.parse(await openJsonNative(key, sealed, aad(identifier, part), context(identifier, part))) as T;
+function open<T>(key: DataKey, identifier: string, part: 'next' | 'page', sealed: string): T {
+  return JSON.parse(openJson(key, sealed, aad(identifier, part), context(identifier, part))) as T;
 }
 
 /**
@@ -120,7 +119,7 @@ async function run<T>(place: PrefetchPlace, store: string, mode: IDBTransactionM
 export async function recordNextPull(place: PrefetchPlace, key: DataKey, pull: NextPull): Promise<void> {
   const record: SealedRecord = {
     id: pull.identifier,
-    sealed: await seal(key, pull.identifier, 'next', { url: pull.url, screen: pull.screen, topics: pull.topics }),
+    sealed: seal(key, pull.identifier, 'next', { url: pull.url, screen: pull.screen, topics: pull.topics }),
     at: Date.now(),
   };
   await run(place, NEXT, 'readwrite', (s) => s.put(record));
@@ -132,7 +131,7 @@ export async function readNextPulls(place: PrefetchPlace, key: DataKey): Promise
   const pulls: NextPull[] = [];
   for (const record of records) {
     try {
-      const { url, screen, topics } = await open<Omit<NextPull, 'identifier'>>(key, record.id, 'next', record.sealed);
+      const { url, screen, topics } = open<Omit<NextPull, 'identifier'>>(key, record.id, 'next', record.sealed);
       pulls.push({ identifier: record.id, topics, screen, url });
     } catch {
       // another key (an old record) or damaged: never used
@@ -143,7 +142,7 @@ export async function readNextPulls(place: PrefetchPlace, key: DataKey): Promise
 
 /** The worker: the answer to `url`, kept for replication `identifier` (replaces an older one). */
 export async function storePrefetchedPage(place: PrefetchPlace, key: DataKey, identifier: string, url: string, body: string): Promise<void> {
-  const record: SealedRecord = { id: identifier, sealed: await seal(key, identifier, 'page', { url, body }), at: Date.now() };
+  const record: SealedRecord = { id: identifier, sealed: seal(key, identifier, 'page', { url, body }), at: Date.now() };
   await run(place, PAGES, 'readwrite', (s) => s.put(record));
 }
 
@@ -161,7 +160,7 @@ export async function takePrefetchedPage(place: PrefetchPlace, key: DataKey, ide
   });
   if (!record) return null;
   try {
-    const page = await open<{ url: string; body: string }>(key, identifier, 'page', record.sealed);
+    const page = open<{ url: string; body: string }>(key, identifier, 'page', record.sealed);
     return page.url === url ? page.body : null;
   } catch {
     return null;
@@ -174,7 +173,7 @@ export async function readPrefetchedPages(place: PrefetchPlace, key: DataKey): P
   const pages = new Map<string, { url: string; body: string }>();
   for (const record of records) {
     try {
-      pages.set(record.id, await open<{ url: string; body: string }>(key, record.id, 'page', record.sealed));
+      pages.set(record.id, open<{ url: string; body: string }>(key, record.id, 'page', record.sealed));
     } catch {
       // another key or damaged: dropped when its replication next asks
       pages.set(record.id, { url: '', body: '' });
