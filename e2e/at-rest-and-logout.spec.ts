@@ -137,6 +137,9 @@ test('nothing a young person received is stored in plain text in the browser pro
       await signInAsJamie(page);
       await waitForWorker(page);
       await expect(page.getByRole('list', { name: 'New replies' })).toBeVisible();
+      // Written first, so it has the whole test to reach the disk as the replica's documents do (once,
+      // in CI, it was missing from a profile scanned right after it was written).
+      await writePlainControl(page, control);
 
       await staffComment(page, canary);
       // The event stream re-syncs: the canary is now in the (encrypted) replica, and on screen.
@@ -145,7 +148,6 @@ test('nothing a young person received is stored in plain text in the browser pro
       await page.reload();
       await expect(page.getByRole('list', { name: 'New replies' })).toContainText(canary, { timeout: 15_000 });
       // (No free-text write exists yet besides app settings, so nothing of jamie's own is written offline here.)
-      await writePlainControl(page, control);
     } finally {
       await context.close(); // Chromium flushes its stores to the profile
     }
