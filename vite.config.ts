@@ -9,7 +9,7 @@ import { routePages } from './scripts/route-js';
 
 const apiTarget = process.env.HEARTH_API_ORIGIN ?? 'http://127.0.0.1:8081';
 const root = fileURLToPath(new URL('.', import.meta.url));
-const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+const alias = [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }];
 // React Router's package exports only its development build (remix-run/react-router#14102): its
 // dev warnings and checks would run on every navigation of a cheap phone. A build takes the
 // production files the package ships beside them; `npm run dev` and the tests keep the warnings.
@@ -64,7 +64,7 @@ export default defineConfig(({ command }) => ({
       devOptions: { enabled: false, type: 'module' },
     }),
   ],
-  resolve: { alias: command === 'build' ? [...reactRouterProduction, { find: '@', replacement: alias['@'] }] : alias },
+  resolve: { alias: command === 'build' ? [...reactRouterProduction, ...alias] : alias },
   define: {
     __BUILD_ID__: JSON.stringify(process.env.HEARTH_BUILD_ID ?? new Date().toISOString()),
     __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? '0.0.0'),
