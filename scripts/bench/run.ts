@@ -3,7 +3,8 @@
  * bench/results/bench-<timestamp>.json, with a short table on stdout.
  *
  *   a. initial sync of 5,000 calendar instances (real server in-process → encrypted replica)
- *   b. encrypted vs unencrypted insert and query of 1,000 documents
+ *   b. encrypted vs unencrypted insert and query of 1,000 documents, in Node (fake-indexeddb) and in
+ *      Chromium (its IndexedDB and WebCrypto, where the replica runs: encryption-in-chromium.ts)
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
@@ -24,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
+import { encryptionInChromiumBench } from './encryption-in-chromium';
 import { imageCheckBench } from './image-check';
 import { lighthouseBench, lighthouseRows } from './lighthouse';
 import { scaleOutBench } from './scale-out';
@@ -72,6 +74,7 @@ async function main() {
   const sections = {
     initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => d.syncBench())),
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
+    encryptionInChromium: await section('b. the same in Chromium (IndexedDB)', () => encryptionInChromiumBench(root)),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
     imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),
@@ -100,13 +103,12 @@ async function main() {
       ? `${get(a).ms} ms, ${get(a).requests} requests (${get(a).calendarRequests} calendar), ${(get(a).responseBytes / 1024).toFixed(0)} KiB, ${get(a).docsPerSecond} docs/s`
       : failed(a),
   ]);
-  const b = sections.encryption;
-  rows.push([
-    'b. encrypted/plain 1,000 docs',
-    b.ok
-      ? `insert ${get(b).encrypted.insertMs}/${get(b).plain.insertMs} ms (x${get(b).ratio.insert}), query after reopen ${get(b).encrypted.queryAfterReopenMs}/${get(b).plain.queryAfterReopenMs} ms (x${get(b).ratio.queryAfterReopen})`
-      : failed(b),
-  ]);
+  const encryptionRow = (s: SectionResult) =>
+    s.ok
+      ? `insert ${get(s).encrypted.insertMs}/${get(s).plain.insertMs} ms (x${get(s).ratio.insert}), query after reopen ${get(s).encrypted.queryAfterReopenMs}/${get(s).plain.queryAfterReopenMs} ms (x${get(s).ratio.queryAfterReopen})`
+      : failed(s);
+  rows.push(['b. encrypted/plain 1,000 docs, Node', encryptionRow(sections.encryption)]);
+  rows.push(['b. encrypted/plain 1,000 docs, Chromium', encryptionRow(sections.encryptionInChromium)]);
   const c = sections.reactiveQuery;
   rows.push([
     'c. write → $ emission',
