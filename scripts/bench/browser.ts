@@ -15,7 +15,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 const PORT = Number(process.env.BENCH_PORT ?? 8199);
 if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65_535) throw new Error(`BENCH_PORT must be a port number, not ${process.env.BENCH_PORT}`);
 const BASE = `http://127.0.0.1:${PORT}`;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {

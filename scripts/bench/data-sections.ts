@@ -10,27 +10,17 @@ import { setApiBase } from '@/api/base-address';
 import { getAccount } from '@/api/users/get-account';
 import { asDataKey, type DataKey } from '@/data/crypto/key-vault';
 import { benchEncryption } from './bench-encryption';
-import { closeReplica, openReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
+import { closeReplica, openReplica, wipeReplica } from '@/data/replica/lifecycle';
 import { applyLocalChange } from '@/data/replica/local-writes';
-import { startReplication } from '@/data/replication/controller';
-import { calendarReplication } from '@/data/replication/endpoints';
-import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
 import type { CalendarDoc } from '@/data/replica/types';
 import { startTestServer } from '../../tests/server/support/server';
 import { quantile } from './quantile';
+import { seedCalendarInstances } from './seed-calendar';
+import { countingFetch, syncFreshReplica, within, type RequestCount } from './sync-replica';
 
 const fakeIdb = { indexedDB, IDBKeyRange };
 const randomKey = (): DataKey => asDataKey(crypto.getRandomValues(new Uint8Array(32)));
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-
-/** Rejects after `ms` (every awaited step of a section is bounded). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
-}
 
 // ---------------------------------------------------------------------------------------------
 // a. Initial sync of 5,000 calendar instances from the real server into a fresh encrypted replica
@@ -57,90 +47,37 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
     const login = await client.login('jamie', 'hearth-demo-1', 'demo');
     if (login.status !== 200) throw new Error(`login answered ${login.status}`);
     let counting = false;
-    let requests = 0;
-    let calendarRequests = 0;
-    let responseBytes = 0;
-    globalThis.fetch = async (input, init) => {
+    const count: RequestCount = { requests: 0, calendarRequests: 0, responseBytes: 0 };
+    const withCookies: typeof fetch = (input, init) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
       if (url.origin !== server.base) throw new Error(`bench: refusing a request to ${url.origin}`);
       const headers = new Headers(init?.headers);
       if (client.jar.size > 0) headers.set('cookie', [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '));
-      const response = await original(url, { ...init, headers, credentials: undefined });
-      if (counting) {
-        requests += 1;
-        if (url.pathname.endsWith('/instances')) calendarRequests += 1;
-        const length = Number(response.headers.get('content-length'));
-        responseBytes += Number.isFinite(length) && response.headers.has('content-length') ? length : (await response.clone().arrayBuffer()).byteLength;
-      }
-      return response;
+      return original(url, { ...init, headers, credentials: undefined });
     };
+    globalThis.fetch = countingFetch(withCookies, () => counting, count);
     setApiBase(`${server.base}/api`);
     configureRetryPolicy({ retries: 0, baseDelayMs: 1, maxDelayMs: 5 });
     const account = await getAccount();
     if (!account.ok) throw new Error(`GET /v1/auth/user answered ${account.status}`);
     const residentId = account.data.user.resident?.id;
     if (!residentId) throw new Error('jamie has no resident record');
-
-    // 5,000 instances of one of jamie's events, straight into the database.
-    const sample = await server.db
-      .selectFrom('event_instances')
-      .select(['event_id', 'tenant_id'])
-      .where('resident_id', '=', residentId)
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    const day0 = Date.UTC(2025, 0, 1);
-    for (let start = 0; start < documents; start += 500) {
-      const rows = Array.from({ length: Math.min(500, documents - start) }, (_, j) => {
-        const i = start + j;
-        const date = new Date(day0 + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10);
-        const hour = String(8 + (i % 4) * 3).padStart(2, '0');
-        return {
-          tenant_id: sample.tenant_id,
-          event_id: sample.event_id,
-          resident_id: residentId,
-          start_date: date,
-          start_time: `${hour}:00`,
-          end_date: date,
-          end_time: `${hour}:45`,
-        };
-      });
-      await server.db.insertInto('event_instances').values(rows).execute();
-    }
-
-    const open = await openReplicaForAccount(account.data, `bench-${Date.now().toString(36)}`, {
+    await seedCalendarInstances(server, residentId, documents);
+    const synced = await syncFreshReplica(account.data, {
       ...fakeIdb,
-      multiInstance: false,
-      key: randomKey(),
-      replicate: false,
+      documents,
+      timeoutMs,
+      onStart: () => (counting = true),
+      onEnd: () => (counting = false),
     });
-    // The app's own page sizes (src/data/replication/endpoints.ts), not a bench setting.
-    const calendar = calendarReplication(residentId).config;
-    const perPage = (calendar.kind === 'pages' ? calendar.perPage : undefined) ?? DEFAULT_PER_PAGE;
-    counting = true;
-    const t0 = performance.now();
-    const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0 });
-    try {
-      await within(handle.awaitInitial(), timeoutMs, 'initial sync');
-      await within(handle.awaitInSync(), timeoutMs, 'in sync');
-      const ms = performance.now() - t0;
-      counting = false;
-      const calendarDocuments = await open.db.calendar.count().exec();
-      if (calendarDocuments < documents) throw new Error(`only ${calendarDocuments} calendar documents after the sync`);
-      return {
-        documents,
-        calendarDocuments,
-        ms: round(ms),
-        docsPerSecond: round((calendarDocuments / ms) * 1000, 0),
-        requests,
-        calendarRequests,
-        responseBytes,
-        perPage,
-      };
-    } finally {
-      await handle.stop();
-      await closeReplica();
-      await wipeReplica(open.name, { ...fakeIdb, multiInstance: false }).catch(() => undefined);
-    }
+    return {
+      documents,
+      calendarDocuments: synced.calendarDocuments,
+      ms: round(synced.ms),
+      docsPerSecond: round((synced.calendarDocuments / synced.ms) * 1000, 0),
+      ...count,
+      perPage: synced.perPage,
+    };
   } finally {
     globalThis.fetch = original;
     setApiBase('/api');

@@ -4,52 +4,31 @@
  * fake-indexeddb, a JavaScript model of IndexedDB, and pays Node's WebCrypto bindings (about 13 µs
  * of JavaScript per call); the app pays neither. Both are reported, from the same code.
  *
- * The page is ./encryption-page.ts, built by Vite as in production (no RxDB dev-mode) and served
- * from a throwaway loopback server: no app, no API.
+ * The page is ./encryption-page.ts (built by ./bench-page.ts), served from a throwaway loopback
+ * server: no app, no API.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from '@playwright/test';
-import { build } from 'vite';
 import type { BenchResult } from './bench-encryption';
+import { BENCH_MODULE, buildBenchPage } from './bench-page';
+import { CHROMIUM_ARGS } from './browser';
 import type * as EncryptionPage from './encryption-page';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const BENCH_FILE = 'bench.js';
-
-async function buildPage(root: string, outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    resolve: { alias: { '@': join(root, 'src') } },
-    define: { 'import.meta.env.DEV': 'false', 'import.meta.env.PROD': 'true', 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      copyPublicDir: false,
-      lib: { entry: join(root, 'scripts/bench/encryption-page.ts'), formats: ['es'], fileName: () => BENCH_FILE },
-    },
-  });
-}
-
-/** Serves `dir` on a free loopback port: a blank page at `/`, the built modules beside it. */
+/** Serves `dir` (./bench-page.ts) on a free loopback port. */
 function serve(dir: string): Promise<{ server: Server; base: string }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>bench</title>');
-      return;
-    }
-    const file = normalize(join(dir, path));
-    if (!file.startsWith(dir) || extname(file) !== '.js') {
+    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
+    const type = { '.js': 'text/javascript', '.html': 'text/html; charset=utf-8' }[extname(file)];
+    if (!file.startsWith(dir) || !type) {
       response.writeHead(404).end();
       return;
     }
     try {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+      response.writeHead(200, { 'content-type': type }).end(readFileSync(file));
     } catch {
       response.writeHead(404).end();
     }
@@ -66,17 +45,17 @@ function serve(dir: string): Promise<{ server: Server; base: string }> {
 
 export async function encryptionInChromiumBench(root: string, options: { documents?: number; repeats?: number } = {}) {
   const outDir = mkdtempSync(join(tmpdir(), 'hearth-bench-encryption-'));
-  const { server, base } = await buildPage(root, outDir).then(() => serve(outDir));
+  const { server, base } = await buildBenchPage(root, 'scripts/bench/encryption-page.ts', outDir).then(() => serve(outDir));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/`);
     const result: BenchResult = await page.evaluate(
-      async ({ file, documents, repeats }) => {
-        const bench = (await import(/* @vite-ignore */ `/${file}`)) as typeof EncryptionPage;
+      async ({ module, documents, repeats }) => {
+        const bench = (await import(/* @vite-ignore */ module)) as typeof EncryptionPage;
         return bench.run(documents, repeats);
       },
-      { file: BENCH_FILE, documents: options.documents ?? 1_000, repeats: options.repeats ?? 3 },
+      { module: BENCH_MODULE, documents: options.documents ?? 1_000, repeats: options.repeats ?? 3 },
     );
     const round = (n: number, digits = 1) => Number(n.toFixed(digits));
     const ms = (t: BenchResult['plain']) => ({ insertMs: round(t.insertMs), queryMs: round(t.queryMs), queryAfterReopenMs: round(t.coldQueryMs) });

@@ -1,0 +1,89 @@
+/**
+ * Section a's measured part, run in Node (./data-sections.ts, fake-indexeddb) and in Chromium
+ * (./sync-page.ts, its IndexedDB): a fresh encrypted replica of the signed-in account, its
+ * replication started as the app starts it after a sign-in, timed until every collection is in sync.
+ */
+import type { Account } from '@/contract/users';
+import { asDataKey } from '@/data/crypto/key-vault';
+import type { HearthStorageOptions } from '@/data/database/create-database';
+import { closeReplica, openReplicaForAccount, wipeReplica } from '@/data/replica/lifecycle';
+import { calendarReplication } from '@/data/replication/endpoints';
+import { startReplication } from '@/data/replication/controller';
+import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
+
+/** Rejects after `ms` (every awaited step of a section is bounded). */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+export interface RequestCount {
+  requests: number;
+  calendarRequests: number;
+  /** Bytes on the wire (Content-Length, else the body's length). */
+  responseBytes: number;
+}
+
+/** `inner`, counting into `count` the requests made while `counting()` says so. */
+export function countingFetch(inner: typeof fetch, counting: () => boolean, count: RequestCount): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (counting()) {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, globalThis.location?.href);
+      count.requests += 1;
+      if (url.pathname.endsWith('/instances')) count.calendarRequests += 1;
+      const length = Number(response.headers.get('content-length'));
+      count.responseBytes += Number.isFinite(length) && response.headers.has('content-length') ? length : (await response.clone().arrayBuffer()).byteLength;
+    }
+    return response;
+  };
+}
+
+export interface ReplicaSync {
+  ms: number;
+  calendarDocuments: number;
+  /** The calendar's page size, the app's own (src/data/replication/endpoints.ts). */
+  perPage: number;
+}
+
+export async function syncFreshReplica(
+  account: Account,
+  options: HearthStorageOptions & {
+    readonly documents: number;
+    readonly timeoutMs: number;
+    /** Called right before the replication starts and right after it is in sync (request counting). */
+    readonly onStart?: () => void;
+    readonly onEnd?: () => void;
+  },
+): Promise<ReplicaSync> {
+  const residentId = account.user.resident?.id;
+  if (!residentId) throw new Error('the account has no resident record');
+  const storage: HearthStorageOptions = { ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}), ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}) };
+  const open = await openReplicaForAccount(account, `bench-${Date.now().toString(36)}`, {
+    ...storage,
+    multiInstance: false,
+    key: asDataKey(crypto.getRandomValues(new Uint8Array(32))),
+    replicate: false,
+  });
+  const calendar = calendarReplication(residentId).config;
+  const perPage = (calendar.kind === 'pages' ? calendar.perPage : undefined) ?? DEFAULT_PER_PAGE;
+  options.onStart?.();
+  const t0 = performance.now();
+  const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0 });
+  try {
+    await within(handle.awaitInitial(), options.timeoutMs, 'initial sync');
+    await within(handle.awaitInSync(), options.timeoutMs, 'in sync');
+    const ms = performance.now() - t0;
+    options.onEnd?.();
+    const calendarDocuments = await open.db.calendar.count().exec();
+    if (calendarDocuments < options.documents) throw new Error(`only ${calendarDocuments} calendar documents after the sync`);
+    return { ms, calendarDocuments, perPage };
+  } finally {
+    await handle.stop();
+    await closeReplica();
+    await wipeReplica(open.name, { ...storage, multiInstance: false }).catch(() => undefined);
+  }
+}
