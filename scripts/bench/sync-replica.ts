@@ -10,6 +10,7 @@ import { closeReplica, openReplicaForAccount, wipeReplica } from '@/data/replica
 import { calendarReplication } from '@/data/replication/endpoints';
 import { startReplication } from '@/data/replication/controller';
 import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
+import { atOnce } from '@/data/replication/start-when';
 
 /** Rejects after `ms` (every awaited step of a section is bounded). */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -72,7 +73,8 @@ export async function syncFreshReplica(
   const perPage = (calendar.kind === 'pages' ? calendar.perPage : undefined) ?? DEFAULT_PER_PAGE;
   options.onStart?.();
   const t0 = performance.now();
-  const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0 });
+  // At once, as after a sign-in (src/data/replica/lifecycle.ts): in a page the default waits for the first screen.
+  const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0, startWhen: atOnce });
   try {
     await within(handle.awaitInitial(), options.timeoutMs, 'initial sync');
     await within(handle.awaitInSync(), options.timeoutMs, 'in sync');
