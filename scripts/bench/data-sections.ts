@@ -29,6 +29,7 @@ export interface SyncResult {
   documents: number;
   calendarDocuments: number;
   ms: number;
+  inSyncMs: number;
   docsPerSecond: number;
   requests: number;
   calendarRequests: number;
@@ -74,6 +75,7 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
       documents,
       calendarDocuments: synced.calendarDocuments,
       ms: round(synced.ms),
+      inSyncMs: round(synced.inSyncMs),
       docsPerSecond: round((synced.calendarDocuments / synced.ms) * 1000, 0),
       ...count,
       perPage: synced.perPage,

@@ -101,7 +101,7 @@ async function main() {
   const failed = (s: SectionResult) => `FAILED: ${s.error ?? ''}`.slice(0, 100);
   const syncRow = (s: SectionResult) =>
     s.ok
-      ? `${get(s).ms} ms, ${get(s).requests} requests (${get(s).calendarRequests} calendar), ${(get(s).responseBytes / 1024).toFixed(0)} KiB, ${get(s).docsPerSecond} docs/s`
+      ? `${get(s).ms} ms (in sync ${get(s).inSyncMs} ms), ${get(s).requests} requests (${get(s).calendarRequests} calendar), ${(get(s).responseBytes / 1024).toFixed(0)} KiB, ${get(s).docsPerSecond} docs/s`
       : failed(s);
   rows.push(['a. initial sync 5,000 docs, Node', syncRow(sections.initialSync)]);
   rows.push(['a. initial sync 5,000 docs, Chromium', syncRow(sections.initialSyncInChromium)]);

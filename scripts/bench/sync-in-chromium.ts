@@ -50,6 +50,7 @@ export async function syncInChromiumBench(root: string, options: { documents?: n
       documents,
       calendarDocuments: result.calendarDocuments,
       ms: Number(result.ms.toFixed(1)),
+      inSyncMs: Number(result.inSyncMs.toFixed(1)),
       docsPerSecond: Math.round((result.calendarDocuments / result.ms) * 1000),
       requests: result.requests,
       calendarRequests: result.calendarRequests,
