@@ -134,3 +134,21 @@ export async function benchEncryption(
     },
   };
 }
+
+/** A result as `npm run bench` reports it: milliseconds to 0.1, ratios to 0.01. */
+export function benchReport(result: BenchResult, method: string) {
+  const round = (n: number, digits = 1) => Number(n.toFixed(digits));
+  const ms = (t: BenchTimings) => ({ insertMs: round(t.insertMs), queryMs: round(t.queryMs), queryAfterReopenMs: round(t.coldQueryMs) });
+  return {
+    documents: result.documents,
+    plain: ms(result.plain),
+    encrypted: ms(result.encrypted),
+    ratio: {
+      insert: round(result.ratio.insert, 2),
+      query: round(result.ratio.query, 2),
+      queryAfterReopen: round(result.ratio.coldQuery, 2),
+      total: round(result.ratio.total, 2),
+    },
+    method,
+  };
+}

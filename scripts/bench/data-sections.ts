@@ -9,7 +9,7 @@ import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
 import { getAccount } from '@/api/users/get-account';
 import { asDataKey, type DataKey } from '@/data/crypto/key-vault';
-import { benchEncryption } from './bench-encryption';
+import { benchEncryption, benchReport } from './bench-encryption';
 import { closeReplica, openReplica, wipeReplica } from '@/data/replica/lifecycle';
 import { applyLocalChange } from '@/data/replica/local-writes';
 import type { CalendarDoc } from '@/data/replica/types';
@@ -92,23 +92,7 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
 
 export async function encryptionBench() {
   const result = await within(benchEncryption({ ...fakeIdb, key: randomKey(), documents: 1_000, repeats: 3 }), 300_000, 'encryption bench');
-  const ms = (t: { insertMs: number; queryMs: number; coldQueryMs: number }) => ({
-    insertMs: round(t.insertMs),
-    queryMs: round(t.queryMs),
-    queryAfterReopenMs: round(t.coldQueryMs),
-  });
-  return {
-    documents: result.documents,
-    plain: ms(result.plain),
-    encrypted: ms(result.encrypted),
-    ratio: {
-      insert: round(result.ratio.insert, 2),
-      query: round(result.ratio.query, 2),
-      queryAfterReopen: round(result.ratio.coldQuery, 2),
-      total: round(result.ratio.total, 2),
-    },
-    method: 'best of 3 alternating runs after a warm-up, fake-indexeddb',
-  };
+  return benchReport(result, 'best of 3 alternating runs after a warm-up, fake-indexeddb');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from '@playwright/test';
-import type { BenchResult } from './bench-encryption';
+import { benchReport, type BenchResult } from './bench-encryption';
 import { BENCH_MODULE, buildBenchPage } from './bench-page';
 import { CHROMIUM_ARGS } from './browser';
 import type * as EncryptionPage from './encryption-page';
@@ -65,20 +65,7 @@ export async function encryptionInChromiumBench(root: string, options: { documen
       },
       { module: BENCH_MODULE, documents: options.documents ?? 1_000, repeats },
     );
-    const round = (n: number, digits = 1) => Number(n.toFixed(digits));
-    const ms = (t: BenchResult['plain']) => ({ insertMs: round(t.insertMs), queryMs: round(t.queryMs), queryAfterReopenMs: round(t.coldQueryMs) });
-    return {
-      documents: result.documents,
-      plain: ms(result.plain),
-      encrypted: ms(result.encrypted),
-      ratio: {
-        insert: round(result.ratio.insert, 2),
-        query: round(result.ratio.query, 2),
-        queryAfterReopen: round(result.ratio.coldQuery, 2),
-        total: round(result.ratio.total, 2),
-      },
-      method: `best of ${repeats} alternating runs after a warm-up, Chromium ${browser.version()}, IndexedDB`,
-    };
+    return benchReport(result, `best of ${repeats} alternating runs after a warm-up, Chromium ${browser.version()}, IndexedDB`);
   } finally {
     await browser.close().catch(() => undefined);
     await new Promise((resolve) => server.close(resolve));

@@ -16,6 +16,7 @@
 import type { DexieStorageInternals, FilledMangoQuery, PreparedQuery, RxQueryPlan, RxStorage, RxStorageInstance, RxStorageQueryResult } from 'rxdb';
 import { getQueryMatcher } from 'rxdb';
 import { DEXIE_DOCS_TABLE_NAME, dexieReplaceIfStartsWithPipe, fromDexieToStorage, getKeyRangeByQueryPlan } from 'rxdb/plugins/storage-dexie';
+import { patchInstances } from './patch-instances';
 
 type Doc = Record<string, unknown>;
 type DexieInstance = RxStorageInstance<Doc, DexieStorageInternals, unknown>;
@@ -76,18 +77,10 @@ async function backwardQuery(instance: DexieInstance, prepared: PreparedQuery<Do
 
 /** Wraps RxDB's Dexie storage so newest-first queries walk their index backwards (see above). */
 export function descendingQueriesStorage<O>(storage: RxStorage<DexieStorageInternals, O>): RxStorage<DexieStorageInternals, O> {
-  return {
-    ...storage,
-    name: storage.name,
-    rxdbVersion: storage.rxdbVersion,
-    async createStorageInstance(params) {
-      const instance = await storage.createStorageInstance(params);
-      const dexie = instance as unknown as DexieInstance;
-      const query = dexie.query.bind(dexie);
-      // Replaced in place, as RxDB's own wrappers do (./keep-newest.ts).
-      dexie.query = (prepared) =>
-        isBackwardWalk(prepared.query.sort as FilledMangoQuery<unknown>['sort'], prepared.queryPlan) ? backwardQuery(dexie, prepared) : query(prepared);
-      return instance;
-    },
-  };
+  return patchInstances(storage, (instance) => {
+    const dexie = instance as unknown as DexieInstance;
+    const query = dexie.query.bind(dexie);
+    dexie.query = (prepared) =>
+      isBackwardWalk(prepared.query.sort as FilledMangoQuery<unknown>['sort'], prepared.queryPlan) ? backwardQuery(dexie, prepared) : query(prepared);
+  });
 }

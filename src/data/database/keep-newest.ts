@@ -12,6 +12,7 @@
  * a collection write (incrementalModify) would retry with the stored copy.
  */
 import type { BulkWriteRow, RxDocumentData, RxStorage, RxStorageInstance, RxStorageWriteError } from 'rxdb';
+import { patchInstances } from './patch-instances';
 
 /** `true`: `next` may replace `stored`. Called only for updates (there is a stored document). */
 export type KeepNewest<T = Record<string, unknown>> = (stored: T, next: T) => boolean;
@@ -52,14 +53,8 @@ function guardInstance(instance: AnyInstance, keep: KeepNewest): AnyInstance {
 /** Wraps `storage` so the instances of the named collections apply their rule. */
 export function keepNewestStorage<I, O>(storage: RxStorage<I, O>, rules: Readonly<Record<string, KeepNewest>>): RxStorage<I, O> {
   if (Object.keys(rules).length === 0) return storage;
-  return {
-    ...storage,
-    name: storage.name,
-    rxdbVersion: storage.rxdbVersion,
-    async createStorageInstance(params) {
-      const instance = await storage.createStorageInstance(params);
-      const rule = Object.hasOwn(rules, params.collectionName) ? rules[params.collectionName] : undefined;
-      return rule ? (guardInstance(instance as unknown as AnyInstance, rule) as unknown as typeof instance) : instance;
-    },
-  };
+  return patchInstances(storage, (instance, params) => {
+    const rule = Object.hasOwn(rules, params.collectionName) ? rules[params.collectionName] : undefined;
+    if (rule) guardInstance(instance as unknown as AnyInstance, rule);
+  });
 }

@@ -15,6 +15,7 @@
  */
 import type { DexieStorageInternals, RxDocumentData, RxStorage, RxStorageInstance } from 'rxdb';
 import { DEXIE_DOCS_TABLE_NAME, fromDexieToStorage } from 'rxdb/plugins/storage-dexie';
+import { patchInstances } from './patch-instances';
 
 type Doc = Record<string, unknown>;
 type DexieInstance = RxStorageInstance<Doc, DexieStorageInternals, unknown>;
@@ -71,17 +72,9 @@ async function findMany(instance: DexieInstance, dexieRead: FindById, ids: strin
 
 /** Wraps RxDB's Dexie storage so reads of many ids skip the ids that are not stored (see above). */
 export function readsByIdStorage<O>(storage: RxStorage<DexieStorageInternals, O>): RxStorage<DexieStorageInternals, O> {
-  return {
-    ...storage,
-    name: storage.name,
-    rxdbVersion: storage.rxdbVersion,
-    async createStorageInstance(params) {
-      const instance = await storage.createStorageInstance(params);
-      const dexie = instance as unknown as DexieInstance;
-      const original = dexie.findDocumentsById.bind(dexie);
-      // Replaced in place, as RxDB's own wrappers do (./keep-newest.ts).
-      dexie.findDocumentsById = (ids, withDeleted) => (ids.length < MANY_IDS ? original(ids, withDeleted) : findMany(dexie, original, ids, withDeleted));
-      return instance;
-    },
-  };
+  return patchInstances(storage, (instance) => {
+    const dexie = instance as unknown as DexieInstance;
+    const original = dexie.findDocumentsById.bind(dexie);
+    dexie.findDocumentsById = (ids, withDeleted) => (ids.length < MANY_IDS ? original(ids, withDeleted) : findMany(dexie, original, ids, withDeleted));
+  });
 }

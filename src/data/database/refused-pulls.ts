@@ -11,6 +11,7 @@
  * above the encryption, so it sees plain documents.
  */
 import type { RxStorage, RxStorageInstance } from 'rxdb';
+import { patchInstances } from './patch-instances';
 
 export type RefusedCopy = Record<string, unknown> & { id: string };
 type Listener = (copy: RefusedCopy) => void;
@@ -51,13 +52,5 @@ function watchInstance(instance: AnyInstance, key: string): AnyInstance {
 }
 
 export function refusedPullsStorage<I, O>(storage: RxStorage<I, O>): RxStorage<I, O> {
-  return {
-    ...storage,
-    name: storage.name,
-    rxdbVersion: storage.rxdbVersion,
-    async createStorageInstance(params) {
-      const instance = await storage.createStorageInstance(params);
-      return watchInstance(instance as unknown as AnyInstance, keyOf(params.databaseName, params.collectionName)) as unknown as typeof instance;
-    },
-  };
+  return patchInstances(storage, (instance, params) => watchInstance(instance as unknown as AnyInstance, keyOf(params.databaseName, params.collectionName)));
 }
