@@ -20,7 +20,7 @@ import { patchInstances } from './patch-instances';
 type Doc = Record<string, unknown>;
 type DexieInstance = RxStorageInstance<Doc, DexieStorageInternals, unknown>;
 
-/** Fewer ids than this: Dexie's own read (a request per id costs less than the two extra). */
+/** Fewer ids than this: Dexie's own read (a few requests cost less than reading the range's keys). */
 export const MANY_IDS = 32;
 /** Keys read per id asked for, at most, before the per-id read is the cheaper one. */
 export const KEYS_PER_ID = 20;
