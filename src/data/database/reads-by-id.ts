@@ -29,9 +29,15 @@ type FindById = DexieInstance['findDocumentsById'];
 
 async function findMany(instance: DexieInstance, dexieRead: FindById, ids: string[], withDeleted: boolean): Promise<RxDocumentData<Doc>[]> {
   const state = await instance.internals;
-  const sorted = [...ids].sort();
+  // String keys compare by code units in IndexedDB, as `<` does here.
+  let lowest = ids[0] as string;
+  let highest = lowest;
+  for (const id of ids) {
+    if (id < lowest) lowest = id;
+    else if (id > highest) highest = id;
+  }
   const KeyRange = (state.dexieDb as unknown as { _options: { IDBKeyRange: typeof IDBKeyRange } })._options.IDBKeyRange;
-  const range = KeyRange.bound(sorted[0], sorted[sorted.length - 1]);
+  const range = KeyRange.bound(lowest, highest);
   const stored = await state.dexieDb.transaction('r', state.dexieTable, (transaction) => {
     const store = transaction.idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
     // Every request is made from the callback of the one before, while the transaction is active.
