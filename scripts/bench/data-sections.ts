@@ -16,7 +16,8 @@ import type { CalendarDoc } from '@/data/replica/types';
 import { startTestServer } from '../../tests/server/support/server';
 import { quantile } from './quantile';
 import { seedCalendarInstances } from './seed-calendar';
-import { countingFetch, syncFreshReplica, within, type RequestCount } from './sync-replica';
+import { syncFreshReplica, within } from './sync-replica';
+import { syncReport } from './sync-report';
 
 const fakeIdb = { indexedDB, IDBKeyRange };
 const randomKey = (): DataKey => asDataKey(crypto.getRandomValues(new Uint8Array(32)));
@@ -25,17 +26,7 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 // ---------------------------------------------------------------------------------------------
 // a. Initial sync of 5,000 calendar instances from the real server into a fresh encrypted replica
 
-export interface SyncResult {
-  documents: number;
-  calendarDocuments: number;
-  ms: number;
-  inSyncMs: number;
-  docsPerSecond: number;
-  requests: number;
-  calendarRequests: number;
-  responseBytes: number;
-  perPage: number;
-}
+export type SyncResult = ReturnType<typeof syncReport>;
 
 export async function syncBench(options: { documents?: number; timeoutMs?: number } = {}): Promise<SyncResult> {
   const documents = options.documents ?? 5_000;
@@ -47,16 +38,13 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
     const client = server.client();
     const login = await client.login('jamie', 'hearth-demo-1', 'demo');
     if (login.status !== 200) throw new Error(`login answered ${login.status}`);
-    let counting = false;
-    const count: RequestCount = { requests: 0, calendarRequests: 0, responseBytes: 0 };
-    const withCookies: typeof fetch = (input, init) => {
+    globalThis.fetch = (input, init) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
       if (url.origin !== server.base) throw new Error(`bench: refusing a request to ${url.origin}`);
       const headers = new Headers(init?.headers);
       if (client.jar.size > 0) headers.set('cookie', [...client.jar].map(([k, v]) => `${k}=${v}`).join('; '));
       return original(url, { ...init, headers, credentials: undefined });
     };
-    globalThis.fetch = countingFetch(withCookies, () => counting, count);
     setApiBase(`${server.base}/api`);
     configureRetryPolicy({ retries: 0, baseDelayMs: 1, maxDelayMs: 5 });
     const account = await getAccount();
@@ -64,22 +52,7 @@ export async function syncBench(options: { documents?: number; timeoutMs?: numbe
     const residentId = account.data.user.resident?.id;
     if (!residentId) throw new Error('jamie has no resident record');
     await seedCalendarInstances(server, residentId, documents);
-    const synced = await syncFreshReplica(account.data, {
-      ...fakeIdb,
-      documents,
-      timeoutMs,
-      onStart: () => (counting = true),
-      onEnd: () => (counting = false),
-    });
-    return {
-      documents,
-      calendarDocuments: synced.calendarDocuments,
-      ms: round(synced.ms),
-      inSyncMs: round(synced.inSyncMs),
-      docsPerSecond: round((synced.calendarDocuments / synced.ms) * 1000, 0),
-      ...count,
-      perPage: synced.perPage,
-    };
+    return syncReport(documents, await syncFreshReplica(account.data, { ...fakeIdb, documents, timeoutMs }));
   } finally {
     globalThis.fetch = original;
     setApiBase('/api');

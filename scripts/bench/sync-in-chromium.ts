@@ -13,6 +13,7 @@ import { startTestServer } from '../../tests/server/support/server';
 import { BENCH_MODULE, buildBenchPage } from './bench-page';
 import { CHROMIUM_ARGS } from './browser';
 import { seedCalendarInstances } from './seed-calendar';
+import { syncReport } from './sync-report';
 import type * as SyncPage from './sync-page';
 
 export async function syncInChromiumBench(root: string, options: { documents?: number; timeoutMs?: number } = {}) {
@@ -46,18 +47,7 @@ export async function syncInChromiumBench(root: string, options: { documents?: n
       },
       { module: BENCH_MODULE, documents, timeoutMs },
     );
-    return {
-      documents,
-      calendarDocuments: result.calendarDocuments,
-      ms: Number(result.ms.toFixed(1)),
-      inSyncMs: Number(result.inSyncMs.toFixed(1)),
-      docsPerSecond: Math.round((result.calendarDocuments / result.ms) * 1000),
-      requests: result.requests,
-      calendarRequests: result.calendarRequests,
-      responseBytes: result.responseBytes,
-      perPage: result.perPage,
-      method: `Chromium ${browser.version()}, IndexedDB; the server in the bench's process (PGlite)`,
-    };
+    return { ...syncReport(documents, result), method: `Chromium ${browser.version()}, IndexedDB; the server in the bench's process (PGlite)` };
   } finally {
     await browser.close().catch(() => undefined);
     await server.close();

@@ -12,6 +12,7 @@ import { calendarReplication } from '@/data/replication/endpoints';
 import { startReplication } from '@/data/replication/controller';
 import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
 import { atOnce } from '@/data/replication/start-when';
+import type { ReplicaSync, RequestCount } from './sync-report';
 
 /** Rejects after `ms` (every awaited step of a section is bounded). */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -20,13 +21,6 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
     timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
   });
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
-}
-
-export interface RequestCount {
-  requests: number;
-  calendarRequests: number;
-  /** Bytes on the wire (Content-Length, else the body's length). */
-  responseBytes: number;
 }
 
 /** `inner`, counting into `count` the requests made while `counting()` says so. */
@@ -44,24 +38,11 @@ export function countingFetch(inner: typeof fetch, counting: () => boolean, coun
   };
 }
 
-export interface ReplicaSync {
-  /** Until every replication's first pull is written (what ends the screens' "loading"). */
-  ms: number;
-  /** Until RxDB says every replication is in sync, which also waits for its database to be idle. */
-  inSyncMs: number;
-  calendarDocuments: number;
-  /** The calendar's page size, the app's own (src/data/replication/endpoints.ts). */
-  perPage: number;
-}
-
 export async function syncFreshReplica(
   account: Account,
   options: HearthStorageOptions & {
     readonly documents: number;
     readonly timeoutMs: number;
-    /** Called right before the replication starts and right after it is in sync (request counting). */
-    readonly onStart?: () => void;
-    readonly onEnd?: () => void;
   },
 ): Promise<ReplicaSync> {
   const residentId = account.user.resident?.id;
@@ -75,20 +56,25 @@ export async function syncFreshReplica(
   });
   const calendar = calendarReplication(residentId).config;
   const perPage = (calendar.kind === 'pages' ? calendar.perPage : undefined) ?? DEFAULT_PER_PAGE;
-  options.onStart?.();
+  // The requests of the measured stretch are counted, whatever fetch the caller set up (cookies in Node).
+  const count: RequestCount = { requests: 0, calendarRequests: 0, responseBytes: 0 };
+  let counting = true;
+  const inner = globalThis.fetch;
+  globalThis.fetch = countingFetch(inner.bind(globalThis), () => counting, count);
   const t0 = performance.now();
   // At once, as after a sign-in (src/data/replica/lifecycle.ts): in a page the default waits for the first screen.
   const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0, startWhen: atOnce });
   try {
     await within(handle.awaitInitial(), options.timeoutMs, 'initial sync');
     const ms = performance.now() - t0;
-    options.onEnd?.();
+    counting = false;
     const calendarDocuments = await open.db.calendar.count().exec();
     if (calendarDocuments < options.documents) throw new Error(`only ${calendarDocuments} calendar documents after the sync`);
     // RxDB's "in sync" adds a wait for its database to be idle (an idle callback in a page) to nothing the screens wait for.
     await within(handle.awaitInSync(), options.timeoutMs, 'in sync');
-    return { ms, inSyncMs: performance.now() - t0, calendarDocuments, perPage };
+    return { ms, inSyncMs: performance.now() - t0, calendarDocuments, perPage, ...count };
   } finally {
+    globalThis.fetch = inner;
     await handle.stop();
     await closeReplica();
     await wipeReplica(open.name, { ...storage, multiInstance: false }).catch(() => undefined);
