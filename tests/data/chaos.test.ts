@@ -45,6 +45,7 @@ import { postComment } from '@/entries/data/comments';
 import { isEditConflict, otherVersionOf } from '@/entries/data/conflict-state';
 import { keepBoth, keepMine, keepOther } from '@/entries/data/edit-conflict';
 import { saveEntry } from '@/entries/data/save-entry';
+import { STILL_SENDING } from '@/entries/data/write-support';
 import { exchangeReward } from '@/features/rewards/actions/exchange-reward';
 import {
   applyOutcomes,
@@ -1199,7 +1200,7 @@ describe('regressions found by the chaos suite', () => {
    * again changes nothing), so the edit's words were lost on both sides. A second edit behind it
    * (offline) withdrew the first and did the same.
    */
-  it('edits made while a delivered create is being settled are sent as changes and their words kept', async () => {
+  it('edits made while a delivered create is being settled are never sent as a second create, and the words kept are the last ones taken', async () => {
     const tag = `chaos-regression-edit-${Date.now().toString(36)}`;
     // Reads of the entry are counted below: a pull left running by an earlier test must not add one.
     await getReplication()!.awaitInSync();
@@ -1214,31 +1215,32 @@ describe('regressions found by the chaos suite', () => {
     net.afterAnswer = async (request, response) => {
       if (response.status !== 201 || request.headers['Idempotency-Key'] !== id) return;
       net.afterAnswer = null;
-      // settle.ts reads the entry a third time after marking it synced, before writing the server's row.
-      race = betweenReadAndWrite(id, 3, async (findOne) => {
+      // settle.ts reads the entry, then setSyncState reads it again and writes the server's row
+      // (once: before, a first write marked it synced while still local_only, the moment the chaos found).
+      race = betweenReadAndWrite(id, 2, async (findOne) => {
         const doc = (await findOne(id).exec())?.toJSON() as JournalDoc | undefined;
         between = { sync_state: doc?.sync_state, local_only: doc?.local_only };
         online = false;
         net.online = false;
         edits.push(await saveEntry('journal', { description: `${tag} second` }, { id }));
-        edits.push(await saveEntry('journal', { description: `${tag} third` }, { id }));
       });
     };
     try {
       online = true;
       net.online = true;
       flushOutbox();
-      await eventually(() => race?.ran() ?? false, 20_000, 'the settle with the edits in between');
-      // The moment the chaos found: synced, and still local_only.
-      expect(between).toEqual({ sync_state: 'synced', local_only: true });
-      expect(edits.map((e) => e.ok)).toEqual([true, true]);
+      await eventually(() => race?.ran() ?? false, 20_000, 'the settle with an edit in between');
+      // The create is on the server but its answer not yet written: the edit is refused, not queued as a second create.
+      expect(between).toEqual({ sync_state: 'pending', local_only: true });
+      expect(edits).toEqual([expect.objectContaining({ ok: false, message: STILL_SENDING })]);
+      await eventually(async () => (await journalDoc(id))?.local_only === false, 20_000, 'the create settled');
+      expect(await saveEntry('journal', { description: `${tag} third` }, { id })).toMatchObject({ ok: true });
       online = true;
       net.online = true;
       flushOutboxNowOnline();
-      await eventually(async () => (await journalDoc(id))?.sync_state === 'synced' && (await allRecords(outboxStore)).every((r) => r.state !== 'pending' && r.state !== 'held'), 20_000, 'the edits delivered');
-      const row = await sync.server.db.selectFrom('journal_entries').select('description').where('id', '=', id).executeTakeFirstOrThrow();
-      expect(row.description).toBe(`${tag} third`);
-      // The device ends showing it too (a pull answered before the edits arrived may show the first words for a moment).
+      await eventually(async () => (await journalDoc(id))?.sync_state === 'synced' && (await allRecords(outboxStore)).every((r) => r.state !== 'pending' && r.state !== 'held'), 20_000, 'the edit delivered');
+      const rows = await sync.server.db.selectFrom('journal_entries').select(['id', 'description']).where('description', 'like', `${tag}%`).execute();
+      expect(rows).toEqual([{ id, description: `${tag} third` }]);
       expect(await settleOn(async () => (await journalDoc(id))?.description === `${tag} third`, ['journal'])).toBe(true);
     } finally {
       net.afterAnswer = null;

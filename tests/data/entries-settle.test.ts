@@ -165,3 +165,49 @@ describe('a create the server kept under the client id', () => {
     expect(sentId(fake.sent[0]!.request)).toBe(id);
   });
 });
+
+describe('an edit the server took, while a pull had parked its copy from before the edit', () => {
+  const entryId = uuid(995);
+  const EARLIER = '2026-03-10T10:00:00.123456Z';
+  const EDITED_AT = '2026-03-10T12:00:00.000001Z';
+
+  /** A synced entry, edited offline, with the server's copy from before the edit parked by a pull. */
+  async function editWaitingOnPulledCopy(parked: Partial<JournalDoc>) {
+    const { deleted_at: _gone, ...row } = serverJournalRow(entryId, { description: 'my old words', updated_at: EARLIER });
+    const stored = { ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null };
+    await open.db.journal.insert({ ...stored, sync_server: null } as never);
+    let online = false;
+    const fake = server((request) =>
+      online
+        ? { status: 200, body: { success: true, data: serverJournalRow(entryId, { description: sentField(request, 'description') ?? '', updated_at: EDITED_AT }) } }
+        : { status: 0, body: null },
+    );
+    const result = await saveEntry('journal', { description: 'my new words' }, { id: entryId, now });
+    expect(result.ok).toBe(true);
+    await waitUntil(() => expect(fake.sent).toHaveLength(1));
+    // What a pull that fetched the row before the edit reached the server leaves (pull.ts, keepLocalChange).
+    await (await open.db.journal.findOne(entryId).exec())!.incrementalPatch({ sync_server: { ...stored, ...parked } });
+    const seen: string[] = [];
+    const watching = open.db.journal.findOne(entryId).$.subscribe((doc) => seen.push(String(doc?.description)));
+    online = true;
+    configureOutbox({ now: () => Date.now() + 10 * 60_000 });
+    expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('synced'));
+    watching.unsubscribe();
+    return seen;
+  }
+
+  it('goes straight from the edit to the server’s answer: the old words never come back, not even for a moment', async () => {
+    const seen = await editWaitingOnPulledCopy({});
+    expect(seen).toContain('my new words');
+    expect(seen).not.toContain('my old words');
+    expect(await journalDocs()).toEqual([expect.objectContaining({ id: entryId, description: 'my new words', updated_at: EDITED_AT, sync_server: null })]);
+  });
+
+  it('a pulled copy newer than the answer (staff replied after the edit) is the one kept', async () => {
+    const seen = await editWaitingOnPulledCopy({ description: 'my new words', comments_count: 2, updated_at: '2026-03-10T12:30:00.000000Z' });
+    expect(seen).not.toContain('my old words');
+    expect(await journalDocs()).toEqual([expect.objectContaining({ description: 'my new words', comments_count: 2, updated_at: '2026-03-10T12:30:00.000000Z', sync_server: null })]);
+  });
+});
+

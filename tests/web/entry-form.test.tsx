@@ -216,6 +216,40 @@ describe('EntryForm: saving', () => {
 });
 
 describe('EntryForm: never losing words', () => {
+  /** An edit screen whose stored words change after it opened (a pull, or the edit before it settling). */
+  function renderWithStoredWords() {
+    const props: EntryFormProps = { kind: 'journal', staff: [ALI, BEA], emojis: EMOJIS, submitLabel: 'Save changes', onSubmit: async () => ok(), onSaved: () => undefined };
+    function Stored() {
+      const [stored, setStored] = useState('words as first read');
+      return (
+        <>
+          <button type="button" onClick={() => setStored('words as stored now')}>
+            Newer copy arrives
+          </button>
+          <EntryForm {...props} initial={{ description: stored }} />
+        </>
+      );
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Stored /> }], { initialEntries: ['/'] });
+    const user = userEvent.setup();
+    render(<AppProviders router={router} />);
+    return user;
+  }
+
+  it('an edit nobody typed in yet takes stored words that changed after it opened', async () => {
+    const user = renderWithStoredWords();
+    expect(words().value).toBe('words as first read');
+    await user.click(screen.getByRole('button', { name: 'Newer copy arrives' }));
+    expect(words().value).toBe('words as stored now');
+  });
+
+  it('but words the person typed are never replaced', async () => {
+    const user = renderWithStoredWords();
+    await user.type(words(), ', and mine');
+    await user.click(screen.getByRole('button', { name: 'Newer copy arrives' }));
+    expect(words().value).toBe('words as first read, and mine');
+  });
+
   it('asks before leaving with unsaved words, and staying keeps them', async () => {
     const { user, router } = renderForm();
     await user.type(words(), 'Half a thought');

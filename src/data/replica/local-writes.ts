@@ -165,16 +165,28 @@ export async function applyLocalChange(
 /**
  * Sets a document's sync state. Marking it synced swaps in the server copy a pull parked while the
  * change was pending (or removes the document when that copy is a tombstone).
+ *
+ * `delivered`: the server's answer to the change (`copy`, as a document) and the outbox entry that
+ * carried it. Then the newer of that answer and a copy pulled meanwhile is written, in the same
+ * write: swapping in a parked copy first and the answer after left the document, for a moment, as
+ * the server had it before the change, and a screen opened in that moment (or a page closed in it)
+ * showed the young person's edit undone. A later change made meanwhile stays as it is.
  */
-export async function setSyncState(collection: ReplicaCollectionName, id: string, sync: SyncState): Promise<void> {
+export async function setSyncState(collection: ReplicaCollectionName, id: string, sync: SyncState, delivered?: Delivered): Promise<void> {
   const target = await collectionOf(collection);
   const doc = await target.findOne(id).exec();
   if (!doc) return;
   if (sync.state === 'synced') {
-    const settledOutboxId = (doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null;
+    const settledOutboxId = delivered ? delivered.outboxId : ((doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null);
     if (settledOutboxId) recheckSettled(collection, id, settledOutboxId);
   }
-  await applySyncState(doc, sync);
+  await applySyncState(doc, sync, delivered ?? null);
+}
+
+export interface Delivered {
+  readonly copy: Doc;
+  /** The outbox entry whose outcome this is (the document's `sync_outbox_id` when it was sent). */
+  readonly outboxId: string | null;
 }
 
 /**
@@ -192,13 +204,13 @@ function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId:
         const doc = await target.findOne(id).exec();
         const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
         if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
-        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null });
+        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, null);
       })().catch(() => undefined);
     }, delay);
   }
 }
 
-async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<void> {
+async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, delivered: Delivered | null): Promise<void> {
   const id = doc.primary;
   if (sync.state === 'failed') holdRefusal(doc.collection.name as ReplicaCollectionName, id, sync);
   // Decided on the document as it is written, not as it was read: a pull can park a newer server
@@ -207,6 +219,12 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<vo
   await doc.incrementalModify((latest) => {
     const parked = (latest.sync_server as Record<string, unknown> | null | undefined) ?? null;
     tombstone = false;
+    if (sync.state === 'synced' && delivered) {
+      const settled = settledCopy(latest, delivered);
+      tombstone = settled === 'tombstone';
+      if (settled === 'tombstone' || settled === latest) return latest; // removed below; or stays as it is
+      return { ...settled, ...syncFields(sync), sync_server: null, id };
+    }
     if (sync.state !== 'synced' || !parked) return { ...latest, ...syncFields(sync) };
     // The change was delivered: the copy from before it is no news.
     if (parked[BASE] === true) return { ...latest, ...syncFields(sync), sync_server: null };
@@ -218,4 +236,27 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState): Promise<vo
     return { ...(server as Doc), ...syncFields(sync), sync_server: null, id };
   });
   if (tombstone) await doc.getLatest().incrementalRemove();
+}
+
+const updatedAt = (copy: Record<string, unknown>) => String(copy.updated_at ?? '');
+
+/**
+ * What a delivered change leaves: the server's answer, unless the server moved on since and a pull
+ * brought that newer copy (parked while the change waited, or written over the document once it
+ * was synced: an outcome applied twice). The base kept when the change was made is older than what
+ * was sent, so it never wins; nor does a created document's own `updated_at` (the device's clock).
+ * `latest` itself: the document stays as it is.
+ */
+function settledCopy(latest: Doc, { copy: delivered, outboxId }: Delivered): Doc | 'tombstone' {
+  const waiting = latest.sync_state === 'pending' || latest.sync_state === 'failed' ? ((latest.sync_outbox_id as string | null | undefined) ?? null) : null;
+  // A later change waits on top (made while this outcome was being applied): its own outcome settles it.
+  if (waiting && outboxId && waiting !== outboxId) return latest;
+  if (latest.sync_state === 'synced' || latest.sync_state === undefined) {
+    return latest.local_only !== true && updatedAt(latest) > updatedAt(delivered) ? latest : delivered;
+  }
+  const parked = (latest.sync_server as Record<string, unknown> | null | undefined) ?? null;
+  if (!parked || parked[BASE] === true || updatedAt(parked) <= updatedAt(delivered)) return delivered;
+  if (parked._deleted === true) return 'tombstone';
+  const { _deleted: _gone, ...server } = parked;
+  return server as Doc;
 }

@@ -67,6 +67,14 @@ export function useEntryForm(props: EntryFormProps) {
   const [start] = useState(nowParts);
 
   const [description, setDescription] = useState(initial.description ?? '');
+  // The stored words changing under an edit nobody has typed in yet (a pull or a settled change
+  // landing just after the screen opened) are taken; words the person typed are never replaced.
+  const initialDescription = initial.description ?? '';
+  const [seenDescription, setSeenDescription] = useState(initialDescription);
+  if (initialDescription !== seenDescription) {
+    setSeenDescription(initialDescription);
+    if (description === seenDescription) setDescription(initialDescription);
+  }
   const [reaction, setReaction] = useState<string | null>(initial.reaction ?? null);
   const [sharedWith, setSharedWith] = useState<readonly string[]>(initial.sharedWith ?? []);
   const [management, setManagement] = useState(initial.sharedWithManagement ?? false);

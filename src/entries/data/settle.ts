@@ -5,8 +5,8 @@
  * the document's own id: the pending document becomes the server's copy in place (local_only
  * false, synced, pending files moved to the server's file ids). A pull that brought the row while
  * the write was still pending parked it in `sync_server` (src/data/replication/pull.ts) and marking
- * the document synced swaps it in; a pull after that simply overwrites a synced document. Either
- * way there is one document. An update is settled the same way.
+ * the document synced takes the newer of it and the answer, in one write; a pull after that simply
+ * overwrites a synced document. Either way there is one document. An update is settled the same way.
  *
  * A create the server answered under another id (settle-server-id.ts) is a write queued by an
  * older build. Applying an outcome twice changes nothing.
@@ -16,7 +16,7 @@ import { ENTRY_KINDS } from '@/contract/entry-kind';
 import type { LocalRef, OutboxResult } from '../../data/outbox/types';
 import { setSyncState } from '../../data/replica/local-writes';
 import { whenReplicaOpen } from '../../data/replica/replica-store';
-import { SYNCED, syncFields, type SyncState } from '../../data/replica/types';
+import type { SyncState } from '../../data/replica/types';
 import { moduleOf, moveLocalFiles, serverDocOf, type Doc } from './server-copy';
 import { settleServerId } from './settle-server-id';
 
@@ -41,24 +41,15 @@ export async function settleDelivered(local: LocalRef, sync: SyncState, result: 
   const localDoc = before.toMutableJSON() as Doc;
   const serverDoc = serverDocOf(local, localDoc, result.data);
   await moveLocalFiles(db, moduleOf(local), localDoc, serverDoc);
-  // Swaps in a copy a pull parked meanwhile (or removes the document when that copy is a tombstone).
-  await setSyncState(local.collection, local.id, sync);
-
-  const after = await target.findOne(local.id).exec();
-  const current = after?.toMutableJSON() as Current | undefined;
-  if (!after || current?.sync_state !== 'synced') return;
-  if (!serverDoc) {
-    // The server has it under this id, but its row did not read: the re-sync brings it.
-    if (current.local_only === true && result.id === local.id) await after.incrementalPatch({ local_only: false });
+  if (serverDoc) {
+    // One write: the server's answer, or a newer copy a pull brought meanwhile (local-writes.ts).
+    await setSyncState(local.collection, local.id, sync, { copy: serverDoc, outboxId: (localDoc.sync_outbox_id as string | null | undefined) ?? null });
     return;
   }
-  // A created document still carries the device's clock, which says nothing against the server's:
-  // the server's row replaces it. Otherwise the newer of the two (a pull may have brought a later one,
-  // even between the read above and this write: decided on the document as it is written).
-  await after.incrementalModify((latest) => {
-    const now = latest as Current;
-    if (now.sync_state !== 'synced') return latest;
-    if (now.local_only !== true && String(serverDoc.updated_at) < String(now.updated_at ?? '')) return latest;
-    return { ...serverDoc, ...syncFields(SYNCED), sync_server: null, id: local.id };
-  });
+  // Swaps in a copy a pull parked meanwhile (or removes the document when that copy is a tombstone).
+  await setSyncState(local.collection, local.id, sync);
+  // The server has it under this id, but its row did not read: the re-sync brings it.
+  const after = await target.findOne(local.id).exec();
+  const current = after?.toMutableJSON() as Current | undefined;
+  if (after && current?.sync_state === 'synced' && current.local_only === true && result.id === local.id) await after.incrementalPatch({ local_only: false });
 }
