@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_HEADER } from '@/contract/sync';
 import { backoffPolicy, retryDelayMs } from '@/data/outbox/backoff';
 import { countRecords, makeWaitingDue, releaseHeld } from '@/data/outbox/queue';
 import { replayOutbox } from '@/data/outbox/replay';
 import { openValue } from '@/data/outbox/seal';
-import { allRecords, getRecord } from '@/data/outbox/store';
+import { allRecords, getRecord, updateRecord } from '@/data/outbox/store';
+import { claim } from '@/data/outbox/transition';
 import { IDEMPOTENCY_KEY_HEADER } from '@/data/outbox/types';
 import { enqueue, entryWrite, fakeTransport, freshStore, ok, replayOptions, testKey } from './outbox-support';
 
@@ -46,6 +47,33 @@ describe('outbox replay rules', () => {
     await Promise.all([replayOutbox(options), replayOutbox(options), replayOutbox(options)]);
     expect(server.sent).toHaveLength(2);
     expect(new Set(server.sent.map((s) => s.request.headers[IDEMPOTENCY_HEADER])).size).toBe(2);
+  });
+
+  it('a lease left by a replayer that went away mid-flight (a page reloaded while sending) holds the entry back only where no lock spans the contexts', async () => {
+    const store = freshStore();
+    const key = testKey();
+    const server = fakeTransport(() => ok());
+    const entry = await enqueue(store, key, entryWrite());
+    // Claimed by a replayer whose page then closed: the lease runs LEASE_MS, no answer was ever recorded.
+    expect(await updateRecord(store, entry.id, (current) => claim(current, Date.now()))).not.toBeNull();
+    const options = replayOptions(store, key, server.transport);
+
+    // This context's mutex alone: another context could still be sending it, so the lease stands.
+    expect((await replayOutbox(options)).sent).toBe(0);
+    expect(server.sent).toHaveLength(0);
+
+    // The Web Lock page and worker share, free: no replayer is running anywhere, the lease is stale.
+    const held: string[] = [];
+    const locks = { request: async (name: string, _options: unknown, work: () => Promise<unknown>) => (held.push(name), work()) };
+    vi.stubGlobal('navigator', { locks });
+    try {
+      expect((await replayOutbox(options)).sent).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(held).toHaveLength(1);
+    expect(server.sent.map((s) => s.request.headers[IDEMPOTENCY_HEADER])).toEqual([entry.id]);
+    expect((await getRecord(store, entry.id))?.state).toBe('sent');
   });
 
   it('422: failed with the server’s message, the body kept, never sent again by itself', async () => {

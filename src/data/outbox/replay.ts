@@ -22,6 +22,8 @@ import {
  *
  * One replayer at a time: a Web Lock where the platform has one (page and worker share it), an
  * in-process mutex otherwise, and, under both, a lease written atomically on the entry itself.
+ * Under the Web Lock a lease found on an entry is one its replayer left when it went away (the lock
+ * is released with its context): the entry goes now, not when the lease runs out.
  */
 
 export interface TransportRequest {
@@ -76,8 +78,8 @@ const emptyReport = (): ReplayReport => ({
 
 const localKey = (meta: OutboxMeta): string | null => (meta.local ? `${meta.local.collection}/${meta.local.id}` : null);
 
-/** One pass over the queue. */
-async function pass(options: ReplayOptions): Promise<ReplayReport> {
+/** One pass over the queue. `leasesLapsed`: this replayer holds the lock all contexts share (see isReady). */
+async function pass(options: ReplayOptions, leasesLapsed: boolean): Promise<ReplayReport> {
   const now = options.now ?? Date.now;
   const report = emptyReport();
   const records = await allRecords(options);
@@ -111,7 +113,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     }
     const docKey = localKey(meta);
     const t = now();
-    if (!isReady(record, t) || (docKey && blocked.has(docKey))) {
+    if (!isReady(record, t, leasesLapsed) || (docKey && blocked.has(docKey))) {
       if (docKey) blocked.add(docKey);
       if (record.state === 'pending' && record.nextAttemptAt > t) {
         report.nextAttemptAt = Math.min(report.nextAttemptAt ?? Infinity, record.nextAttemptAt);
@@ -139,7 +141,7 @@ async function pass(options: ReplayOptions): Promise<ReplayReport> {
     }
 
     // Claim: atomically, only if still ready.
-    const claimed = await updateRecord(options, record.id, (current) => claim(current, now()));
+    const claimed = await updateRecord(options, record.id, (current) => claim(current, now(), leasesLapsed));
     if (!claimed) {
       if (docKey) blocked.add(docKey);
       continue;
@@ -208,10 +210,10 @@ async function markUnreadable(options: ReplayOptions, record: OutboxRecord, _at:
 }
 
 /** Passes until one sends nothing new (entries queued meanwhile go in the same run). */
-async function drain(options: ReplayOptions): Promise<ReplayReport> {
+async function drain(options: ReplayOptions, leasesLapsed = false): Promise<ReplayReport> {
   let total = emptyReport();
   for (let round = 0; round < 20; round += 1) {
-    const report = await pass(options);
+    const report = await pass(options, leasesLapsed);
     total = {
       ...report,
       sent: total.sent + report.sent,
@@ -227,13 +229,15 @@ async function drain(options: ReplayOptions): Promise<ReplayReport> {
 
 const mutexes = new Map<string, Promise<unknown>>();
 
-async function exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+/** `work` learns whether it holds a lock shared by every context (a Web Lock) or only this context's mutex. */
+async function exclusively<T>(name: string, work: (acrossContexts: boolean) => Promise<T>): Promise<T> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
   if (locks && typeof locks.request === 'function') {
-    return locks.request(name, { mode: 'exclusive' }, () => work()) as Promise<T>;
+    return locks.request(name, { mode: 'exclusive' }, () => work(true)) as Promise<T>;
   }
   const previous = mutexes.get(name) ?? Promise.resolve();
-  const run = previous.then(work, work);
+  const inThisContext = () => work(false);
+  const run = previous.then(inThisContext, inThisContext);
   const tail = run.catch(() => undefined);
   mutexes.set(name, tail);
   void tail.then(() => {
@@ -267,7 +271,7 @@ export function replayOutbox(options: ReplayOptions): Promise<ReplayReport> {
       let report: ReplayReport;
       do {
         state.again = false;
-        report = await exclusively(name, () => drain(options));
+        report = await exclusively(name, (acrossContexts) => drain(options, acrossContexts));
         total = {
           ...report,
           sent: total.sent + report.sent,

@@ -96,13 +96,19 @@ export function verdictOf(outcome: HttpOutcome, failureMessage: string): Verdict
   return { kind: 'failed', message: refusalTextOf(outcome.body) || failureMessage, ...(errors ? { errors } : {}), ...(data ? { data } : {}) };
 }
 
-/** An entry a replayer may take now: pending, due, and nobody holds its lease. */
-export const isReady = (record: OutboxRecord, now: number): boolean =>
-  record.state === 'pending' && record.nextAttemptAt <= now && record.leaseUntil <= now;
+/**
+ * An entry a replayer may take now: pending, due, and nobody holds its lease. `leasesLapsed`: the
+ * replayer holds the lock every replayer takes (./replay.ts), so none other is running and a lease
+ * still on an entry was left by one that went away mid-flight (a page closed or reloaded while
+ * sending, a stopped worker): it no longer holds the entry back for the rest of LEASE_MS. A repeat
+ * of what that replayer may have sent is harmless (the Idempotency-Key).
+ */
+export const isReady = (record: OutboxRecord, now: number, leasesLapsed = false): boolean =>
+  record.state === 'pending' && record.nextAttemptAt <= now && (leasesLapsed || record.leaseUntil <= now);
 
 /** The claim, decided on the stored entry inside the write: leased to this replayer, or null if not ready. */
-export function claim(current: OutboxRecord, now: number): OutboxRecord | null {
-  return isReady(current, now) ? { ...current, leaseUntil: now + LEASE_MS } : null;
+export function claim(current: OutboxRecord, now: number, leasesLapsed = false): OutboxRecord | null {
+  return isReady(current, now, leasesLapsed) ? { ...current, leaseUntil: now + LEASE_MS } : null;
 }
 
 export interface TransitionContext {
