@@ -58,6 +58,7 @@ export const workerTransport: Transport = {
         body: request.body,
         credentials: 'include',
         cache: 'no-store',
+        signal: request.signal,
       });
     } catch {
       return { status: 0, body: null };

@@ -15,6 +15,7 @@ export interface OutboxHttpRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | FormData;
+  readonly signal?: AbortSignal;
 }
 
 export interface OutboxHttpResponse {
@@ -41,6 +42,7 @@ export async function sendOutboxRequest(request: OutboxHttpRequest): Promise<Out
         headers: request.headers,
         body: request.body,
         credentials: 'include',
+        signal: request.signal,
       });
     } catch {
       return { status: 0, body: null, retryAfterMs: null };

@@ -32,7 +32,7 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     // An entry's edit conflict keeps the other device's version beside the young person's (issue 12).
     if ((local.collection === 'journal' || local.collection === 'voice') && result) return (await import('@/entries/data/settle-refused')).settleRefused(local, sync, result);
-    return setSyncState(local.collection, local.id, sync);
+    return setSyncState(local.collection, local.id, sync, { outboxId: local.outboxId });
   },
   requestResync: (topics) => requestResync(topics),
 });

@@ -166,6 +166,31 @@ describe('a create the server kept under the client id', () => {
   });
 });
 
+describe('an outcome applied late or twice (two tabs, a heartbeat and a message at once)', () => {
+  it('leaves a change made after it as it is: its words, waiting on its own entry', async () => {
+    const photo = pngFile('p.png');
+    const fake = server(keepingServer(photo, uuid(996)));
+    const created = await saveEntry('journal', { description: 'first words', files: [photo] }, { now });
+    const id = created.ok ? created.id : '';
+    expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'synced', local_only: false }));
+    const answer = { id, data: serverJournalRow(id, { description: 'first words' }) };
+
+    // Offline, the entry is edited: a new outbox entry waits.
+    configureOutbox({ transport: { ...fake.transport, send: async () => ({ status: 0, body: null }) } });
+    expect((await saveEntry('journal', { description: 'second words' }, { id, now })).ok).toBe(true);
+    const edited = (await journalDocs())[0]!;
+    expect(edited).toMatchObject({ description: 'second words', sync_state: 'pending' });
+    expect(edited.sync_outbox_id).not.toBe(id);
+
+    // The create's outcome once more (its entry's id is the create's Idempotency-Key, the document's id).
+    const synced = { state: 'synced' as const, message: null, outbox_id: null };
+    await replicaOutcomeSink.setSyncState({ collection: 'journal', id, outboxId: id }, synced, answer);
+    await replicaOutcomeSink.setSyncState({ collection: 'journal', id, outboxId: id }, synced, null);
+    expect((await journalDocs())[0]).toMatchObject({ description: 'second words', sync_state: 'pending', sync_outbox_id: edited.sync_outbox_id });
+  });
+});
+
 describe('an edit the server took, while a pull had parked its copy from before the edit', () => {
   const entryId = uuid(995);
   const EARLIER = '2026-03-10T10:00:00.123456Z';

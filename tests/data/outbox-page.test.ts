@@ -56,7 +56,9 @@ describe('the page side of the outbox (no service worker)', () => {
     expect(drained).toBe(true);
     await waitUntil(() => expect(states).toHaveLength(1));
     expect(server.sent).toHaveLength(1);
-    expect(states[0]).toEqual([input.local, { state: 'synced', message: null, outbox_id: null }]);
+    // The sink learns which entry the outcome is for (a later change to the document is not settled by it).
+    const [sent] = server.sent;
+    expect(states[0]).toEqual([{ ...input.local, outboxId: sent!.request.headers['Idempotency-Key'] }, { state: 'synced', message: null, outbox_id: null }]);
     expect(resyncs).toEqual([['journal']]);
     await waitUntil(async () => expect(await allRecords(store)).toEqual([]));
   });
@@ -77,7 +79,7 @@ describe('the page side of the outbox (no service worker)', () => {
     expect(server.sent[0]!.request.url).toBe('/api/v1/projects/residents/resident-1/app-settings');
     expect(server.sent[0]!.json).toBe('{"journal_colour":"tartan"}');
     expect(states[0]).toEqual([
-      { collection: 'resident', id: 'resident-1' },
+      { collection: 'resident', id: 'resident-1', outboxId },
       { state: 'failed', message: JOURNAL_THEME_NOT_FOUND, outbox_id: outboxId },
     ]);
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_HEADER } from '@/contract/sync';
 import { backoffPolicy, retryDelayMs } from '@/data/outbox/backoff';
 import { countRecords, makeWaitingDue, releaseHeld } from '@/data/outbox/queue';
-import { replayOutbox } from '@/data/outbox/replay';
+import { replayOutbox, sendTimeoutMs } from '@/data/outbox/replay';
 import { openValue } from '@/data/outbox/seal';
 import { allRecords, getRecord, updateRecord } from '@/data/outbox/store';
 import { claim } from '@/data/outbox/transition';
@@ -74,6 +74,36 @@ describe('outbox replay rules', () => {
     expect(held).toHaveLength(1);
     expect(server.sent.map((s) => s.request.headers[IDEMPOTENCY_HEADER])).toEqual([entry.id]);
     expect((await getRecord(store, entry.id))?.state).toBe('sent');
+  });
+
+  it('a request that hangs (a half-dead connection) is given up and aborted after its time: retried later, the lock free meanwhile', async () => {
+    const store = freshStore();
+    const key = testKey();
+    const signals: AbortSignal[] = [];
+    let hang = true;
+    const server = fakeTransport((request) => {
+      signals.push(request.signal!);
+      if (!hang) return ok();
+      return new Promise<never>(() => undefined); // never answers, whatever the signal says
+    });
+    const entry = await enqueue(store, key, entryWrite());
+    const timeouts: number[] = [];
+    const options = replayOptions(store, key, server.transport, { timeoutFor: (bytes: number) => (timeouts.push(bytes), 50) });
+    const report = await replayOutbox(options);
+    expect(report).toMatchObject({ sent: 0, retrying: 1 });
+    expect(signals[0]!.aborted).toBe(true);
+    expect(timeouts[0]).toBeGreaterThan(0);
+    expect(await getRecord(store, entry.id)).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 0, leaseUntil: 0 });
+
+    hang = false;
+    await makeWaitingDue(store);
+    expect((await replayOutbox(options)).sent).toBe(1);
+    expect(server.sent.map((s) => s.request.headers[IDEMPOTENCY_HEADER])).toEqual([entry.id, entry.id]);
+  });
+
+  it('waits for a write longer the more it carries: 30 s, and a second per 10 KB', () => {
+    expect(sendTimeoutMs(200)).toBe(30_020);
+    expect(sendTimeoutMs(2_000_000)).toBe(230_000);
   });
 
   it('422: failed with the server’s message, the body kept, never sent again by itself', async () => {

@@ -84,7 +84,7 @@ export async function applyPendingOutcomes(options: ApplyOptions): Promise<void>
   const { outcomes, waitingDocs } = found;
   const topics = new Set<SyncTopic>();
   for (const outcome of outcomes) {
-    const local = outcome.meta?.local ?? null;
+    const local = outcome.meta?.local ? { ...outcome.meta.local, outboxId: outcome.id } : null;
     try {
       if (local) {
         if (outcome.state === 'failed') {

@@ -31,6 +31,19 @@ export interface TransportRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | FormData;
+  /** Aborted when the replayer stops waiting for the answer (sendTimeoutMs). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * How long a replayer waits for the answer to a write of `bytes` (body and files): 30 s, plus a
+ * second for every 10 KB, the pace of one bar of Wi-Fi. A request that hangs on a half-dead
+ * connection would otherwise hold the lock every replayer shares, and with it every write of every
+ * tab and the worker, until the network stack gave up (minutes). Given up, it counts as a network
+ * failure and goes again after the backoff, with the same Idempotency-Key.
+ */
+export function sendTimeoutMs(bytes: number): number {
+  return 30_000 + Math.ceil(bytes / 10);
 }
 
 /** status 0: the network failed. `body` is the parsed JSON answer, or null. */
@@ -51,6 +64,8 @@ export interface ReplayOptions extends OutboxStoreOptions {
   random?(): number;
   /** false: no lock and no coalescing (tests use it to prove the lease alone prevents doubles). */
   readonly exclusive?: boolean;
+  /** How long to wait for an answer (default sendTimeoutMs). */
+  readonly timeoutFor?: (bytes: number) => number;
 }
 
 export interface ReplayReport {
@@ -164,12 +179,9 @@ async function pass(options: ReplayOptions, leasesLapsed: boolean): Promise<Repl
     };
     if (contentType) headers['Content-Type'] = contentType;
 
-    let response: TransportResponse;
-    try {
-      response = await options.transport.send({ method: request.method, url: `${request.base}${request.path}`, headers, body });
-    } catch {
-      response = { status: 0, body: null };
-    }
+    const words = request.body.kind === 'json' ? request.body.json.length : request.body.parts.reduce((sum, part) => sum + ('value' in part ? part.value.length : 0), 0);
+    const bytes = words + files.reduce((sum, file) => sum + file.byteLength, 0);
+    const response = await sendWithin(options, { method: request.method, url: `${request.base}${request.path}`, headers, body }, (options.timeoutFor ?? sendTimeoutMs)(bytes));
     const status = response.status;
     const verdict = verdictOf(response, meta.failureMessage);
     const at = now();
@@ -202,6 +214,25 @@ async function pass(options: ReplayOptions, leasesLapsed: boolean): Promise<Repl
   const after = await allRecords(options);
   report.remaining = after.filter((r) => r.state !== 'sent').length;
   return report;
+}
+
+/** The transport's answer, or a network failure (status 0) once `ms` pass without one (the request is aborted). */
+async function sendWithin(options: ReplayOptions, request: Omit<TransportRequest, 'signal'>, ms: number): Promise<TransportResponse> {
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<TransportResponse>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      resolve({ status: 0, body: null });
+    }, ms);
+  });
+  try {
+    return await Promise.race([options.transport.send({ ...request, signal: abort.signal }), timedOut]);
+  } catch {
+    return { status: 0, body: null };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function markUnreadable(options: ReplayOptions, record: OutboxRecord, _at: number): Promise<void> {

@@ -26,6 +26,12 @@ export type OutboxCollection =
 export interface LocalRef {
   readonly collection: OutboxCollection;
   readonly id: string;
+  /**
+   * Given to the outcome sink only: the outbox entry whose outcome this is. A change made to the
+   * document after it (another entry) is not settled by it, even when the outcome is applied late
+   * or twice (two tabs, a heartbeat and a message at once).
+   */
+  readonly outboxId?: string;
 }
 
 /** A multipart part: a text value, or the index of a file in the entry's encrypted files. */

@@ -166,27 +166,30 @@ export async function applyLocalChange(
  * Sets a document's sync state. Marking it synced swaps in the server copy a pull parked while the
  * change was pending (or removes the document when that copy is a tombstone).
  *
- * `delivered`: the server's answer to the change (`copy`, as a document) and the outbox entry that
- * carried it. Then the newer of that answer and a copy pulled meanwhile is written, in the same
- * write: swapping in a parked copy first and the answer after left the document, for a moment, as
- * the server had it before the change, and a screen opened in that moment (or a page closed in it)
- * showed the young person's edit undone. A later change made meanwhile stays as it is.
+ * `settled`: the outbox entry whose outcome this is, and for a delivered change the server's
+ * answer (`copy`, as a document). A later change made to the document (another entry) stays as it
+ * is: its own outcome settles it, and an outcome applied late or twice must not mark it synced, nor
+ * write the answer to the earlier change over its words. With `copy`, the newer of the answer and a
+ * copy pulled meanwhile is written, in the same write: swapping in a parked copy first and the
+ * answer after left the document, for a moment, as the server had it before the change, and a
+ * screen opened in that moment (or a page closed in it) showed the young person's edit undone.
  */
-export async function setSyncState(collection: ReplicaCollectionName, id: string, sync: SyncState, delivered?: Delivered): Promise<void> {
+export async function setSyncState(collection: ReplicaCollectionName, id: string, sync: SyncState, settled: Settled = {}): Promise<void> {
   const target = await collectionOf(collection);
   const doc = await target.findOne(id).exec();
   if (!doc) return;
   if (sync.state === 'synced') {
-    const settledOutboxId = delivered ? delivered.outboxId : ((doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null);
+    const settledOutboxId = settled.outboxId ?? (doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null;
     if (settledOutboxId) recheckSettled(collection, id, settledOutboxId);
   }
-  await applySyncState(doc, sync, delivered ?? null);
+  await applySyncState(doc, sync, settled);
 }
 
-export interface Delivered {
-  readonly copy: Doc;
-  /** The outbox entry whose outcome this is (the document's `sync_outbox_id` when it was sent). */
-  readonly outboxId: string | null;
+export interface Settled {
+  /** The outbox entry whose outcome this is. */
+  readonly outboxId?: string | null;
+  /** A delivered change: the server's answer as a document. */
+  readonly copy?: Doc | null;
 }
 
 /**
@@ -204,13 +207,13 @@ function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId:
         const doc = await target.findOne(id).exec();
         const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
         if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
-        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, null);
+        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, { outboxId });
       })().catch(() => undefined);
     }, delay);
   }
 }
 
-async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, delivered: Delivered | null): Promise<void> {
+async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, settled: Settled): Promise<void> {
   const id = doc.primary;
   if (sync.state === 'failed') holdRefusal(doc.collection.name as ReplicaCollectionName, id, sync);
   // Decided on the document as it is written, not as it was read: a pull can park a newer server
@@ -219,11 +222,12 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, delivered: 
   await doc.incrementalModify((latest) => {
     const parked = (latest.sync_server as Record<string, unknown> | null | undefined) ?? null;
     tombstone = false;
-    if (sync.state === 'synced' && delivered) {
-      const settled = settledCopy(latest, delivered);
-      tombstone = settled === 'tombstone';
-      if (settled === 'tombstone' || settled === latest) return latest; // removed below; or stays as it is
-      return { ...settled, ...syncFields(sync), sync_server: null, id };
+    if (sync.state === 'synced' && laterChangeWaits(latest, settled.outboxId)) return latest;
+    if (sync.state === 'synced' && settled.copy) {
+      const copy = settledCopy(latest, settled.copy);
+      tombstone = copy === 'tombstone';
+      if (copy === 'tombstone' || copy === latest) return latest; // removed below; or stays as it is
+      return { ...copy, ...syncFields(sync), sync_server: null, id };
     }
     if (sync.state !== 'synced' || !parked) return { ...latest, ...syncFields(sync) };
     // The change was delivered: the copy from before it is no news.
@@ -240,6 +244,13 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, delivered: 
 
 const updatedAt = (copy: Record<string, unknown>) => String(copy.updated_at ?? '');
 
+/** The document waits on another outbox entry than the one being settled (a change made after it). */
+function laterChangeWaits(latest: Doc, settledOutboxId: string | null | undefined): boolean {
+  if (!settledOutboxId || (latest.sync_state !== 'pending' && latest.sync_state !== 'failed')) return false;
+  const waiting = (latest.sync_outbox_id as string | null | undefined) ?? null;
+  return waiting !== null && waiting !== settledOutboxId;
+}
+
 /**
  * What a delivered change leaves: the server's answer, unless the server moved on since and a pull
  * brought that newer copy (parked while the change waited, or written over the document once it
@@ -247,10 +258,7 @@ const updatedAt = (copy: Record<string, unknown>) => String(copy.updated_at ?? '
  * was sent, so it never wins; nor does a created document's own `updated_at` (the device's clock).
  * `latest` itself: the document stays as it is.
  */
-function settledCopy(latest: Doc, { copy: delivered, outboxId }: Delivered): Doc | 'tombstone' {
-  const waiting = latest.sync_state === 'pending' || latest.sync_state === 'failed' ? ((latest.sync_outbox_id as string | null | undefined) ?? null) : null;
-  // A later change waits on top (made while this outcome was being applied): its own outcome settles it.
-  if (waiting && outboxId && waiting !== outboxId) return latest;
+function settledCopy(latest: Doc, delivered: Doc): Doc | 'tombstone' {
   if (latest.sync_state === 'synced' || latest.sync_state === undefined) {
     return latest.local_only !== true && updatedAt(latest) > updatedAt(delivered) ? latest : delivered;
   }

@@ -40,14 +40,16 @@ export async function settleDelivered(local: LocalRef, sync: SyncState, result: 
   if (!before) return;
   const localDoc = before.toMutableJSON() as Doc;
   const serverDoc = serverDocOf(local, localDoc, result.data);
+  // The outcome's own entry (an outcome applied late or twice finds a later change on the document).
+  const outboxId = local.outboxId ?? (localDoc.sync_outbox_id as string | null | undefined) ?? null;
   await moveLocalFiles(db, moduleOf(local), localDoc, serverDoc);
   if (serverDoc) {
     // One write: the server's answer, or a newer copy a pull brought meanwhile (local-writes.ts).
-    await setSyncState(local.collection, local.id, sync, { copy: serverDoc, outboxId: (localDoc.sync_outbox_id as string | null | undefined) ?? null });
+    await setSyncState(local.collection, local.id, sync, { copy: serverDoc, outboxId });
     return;
   }
   // Swaps in a copy a pull parked meanwhile (or removes the document when that copy is a tombstone).
-  await setSyncState(local.collection, local.id, sync);
+  await setSyncState(local.collection, local.id, sync, { outboxId });
   // The server has it under this id, but its row did not read: the re-sync brings it.
   const after = await target.findOne(local.id).exec();
   const current = after?.toMutableJSON() as Current | undefined;
