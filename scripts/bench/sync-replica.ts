@@ -11,6 +11,7 @@ import { closeReplica, openReplicaForAccount, wipeReplica } from '@/data/replica
 import { calendarReplication } from '@/data/replication/endpoints';
 import { startReplication } from '@/data/replication/controller';
 import { DEFAULT_PER_PAGE } from '@/data/replication/pull';
+import { SIGN_IN_TURNS } from '@/data/replication/in-turn';
 import { atOnce } from '@/data/replication/start-when';
 import type { ReplicaSync, RequestCount } from './sync-report';
 
@@ -62,8 +63,8 @@ export async function syncFreshReplica(
   const inner = globalThis.fetch;
   globalThis.fetch = countingFetch(inner.bind(globalThis), () => counting, count);
   const t0 = performance.now();
-  // At once, as after a sign-in (src/data/replica/lifecycle.ts): in a page the default waits for the first screen.
-  const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0, startWhen: atOnce });
+  // At once and in turn, as after a sign-in (src/data/replica/lifecycle.ts): in a page the default waits for the first screen.
+  const handle = startReplication(open, { liveTriggers: false, retryTime: 200, periodicMs: 0, startWhen: atOnce, inTurn: SIGN_IN_TURNS });
   try {
     await within(handle.awaitInitial(), options.timeoutMs, 'initial sync');
     const ms = performance.now() - t0;

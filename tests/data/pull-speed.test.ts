@@ -41,6 +41,45 @@ describe('initial sync (issue 13)', () => {
     expect(requestsTo('/journal/entries', before).every((r) => r.url.searchParams.get('per_page') === '100')).toBe(true);
   });
 
+  it('asks in turn: the first screen’s pulls first, never more than three waiting for their first answer', async () => {
+    const open = await openFresh();
+    const firstAsked: string[] = [];
+    const waiting = new Set<string>();
+    let mostWaiting = 0;
+    const inner = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : String(input), 'http://x').pathname;
+      // Pulls only: pictures and documents fetched after a pull (to keep offline) are not replications.
+      const first = !/\/files\/|\/blob$/.test(path) && !firstAsked.includes(path);
+      if (first) {
+        firstAsked.push(path);
+        waiting.add(path);
+        mostWaiting = Math.max(mostWaiting, waiting.size);
+      }
+      try {
+        // A slower network than this loopback: requests overlap as they would on a phone.
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        return await inner(input, init);
+      } finally {
+        waiting.delete(path);
+      }
+    });
+    // The default turns, never given up here (a busy machine must not make a slow setup look like a stall).
+    const handle = startReplication(open, { liveTriggers: false, retryTime: 200, inTurn: { turnMs: 60_000 } });
+    handles.push(handle);
+    await handle.awaitInitial();
+    const residentId = account.user.resident!.id;
+    // The controller's order: the young person's record, the calendar, the staff who care for them.
+    expect(firstAsked.slice(0, 3)).toEqual([
+      `/api/v1/projects/residents/${residentId}`,
+      `/api/v1/residents/${residentId}/instances`,
+      `/api/v1/projects/residents/${residentId}/associated-users`,
+    ]);
+    expect(firstAsked.length).toBeGreaterThanOrEqual(15);
+    expect(mostWaiting).toBeGreaterThan(0);
+    expect(mostWaiting).toBeLessThanOrEqual(3);
+  });
+
   it("reads a pulled page's stored copies in one call, not once per document", async () => {
     const open = await openFresh();
     const findOne = vi.spyOn(open.db.calendar, 'findOne');

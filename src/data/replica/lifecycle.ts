@@ -20,6 +20,7 @@ import { yieldToMain } from '@/lib/yield-to-main';
 import { prefetchLink, type PrefetchLink } from '../prefetch/page-link';
 import type { ReplicationHandle, ReplicationOptions } from '../replication/controller';
 import { afterFirstScreen, atOnce } from '../replication/start-when';
+import { SIGN_IN_TURNS } from '../replication/in-turn';
 import { patchStatus, resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
@@ -218,10 +219,10 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
         patchStatus({ starting: false });
         throw error;
       }
-      // A sign-in's replica is empty and its screens wait for the pulls: at once. A start from the
-      // stored session has data to show: the screen reads first, and the replication's code loads
-      // only after it (waitThenStart).
-      if (account) await startNow(current, { prefetch, startWhen: atOnce, ...opts.replication });
+      // A sign-in's replica is empty and its screens wait for the pulls: at once, the first screen's
+      // first (in turn, ../replication/in-turn.ts). A start from the stored session has data to show:
+      // the screen reads first, and the replication's code loads only after it (waitThenStart).
+      if (account) await startNow(current, { prefetch, startWhen: atOnce, inTurn: SIGN_IN_TURNS, ...opts.replication });
       else await waitThenStart(current, { prefetch, ...opts.replication });
     }
     return current;

@@ -39,6 +39,7 @@ import {
 import type { PrefetchLink } from '../prefetch/page-link';
 import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
 import { setResyncTarget } from './resync';
+import { startInTurn, type InTurn } from './in-turn';
 import { afterFirstScreen } from './start-when';
 import { markSynced, patchStatus, updatePull } from './sync-status';
 import { localDay } from './today';
@@ -66,6 +67,12 @@ export interface ReplicationOptions {
    * `afterFirstScreen` (in a page, after the first screen; elsewhere at once); `atOnce` at sign-in.
    */
   readonly startWhen?: (start: () => void) => () => void;
+  /**
+   * The first requests in turn (./in-turn.ts: how many wait at once, default 3; how long a turn
+   * lasts), as after a sign-in, when the replica is empty. Without it every pull asks at once (a
+   * warm start's pulls are small catch-ups: asking together is quicker on a slow link).
+   */
+  readonly inTurn?: { readonly atOnce?: number; readonly turnMs?: number };
 }
 
 export interface ReplicationHandle {
@@ -98,12 +105,19 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   const active = new Map<string, boolean>();
   let stopped = false;
   let rotaDay = today();
+  /** Each replication's first answer (success or failure), which gives the next one its turn (./in-turn.ts). */
+  const firstAnswers = new Map<string, () => void>();
+  const answered = (key: string) => {
+    firstAnswers.get(key)?.();
+    firstAnswers.delete(key);
+  };
 
   const refreshSyncing = () => patchStatus({ syncing: [...active.values()].some(Boolean) });
 
   /** What a replication's requests report: the shared status, and this replication's own state. */
   const eventsFor = (replicated: Replicated) => ({
     onFailure(failure: Failure, config: PullConfig) {
+      answered(replicated.key);
       if (failure.status === 401 || failure.status === 419) {
         patchStatus({ error: 'Session expired' });
         void handle.stop();
@@ -114,6 +128,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       if (failure.status !== 0) patchStatus({ error: failure.message || `Sync failed (${failure.status})` });
     },
     onSuccess(config: PullConfig, caughtUp: boolean) {
+      answered(replicated.key);
       updatePull(replicated.key, config.collection, caughtUp ? { failed: false, caughtUp: true } : { failed: false });
       if (caughtUp) markSynced(new Date().toISOString());
     },
@@ -168,7 +183,16 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     running.set(replicated.key, { replicated, state, subs, recordNext });
   }
 
+  /** `run`, resolving at the replication's first answer (at once when it does not start). */
+  function runInTurn(replicated: Replicated): Promise<void> {
+    if (stopped || running.has(replicated.key)) return Promise.resolve();
+    const first = new Promise<void>((resolve) => firstAnswers.set(replicated.key, resolve));
+    run(replicated);
+    return first;
+  }
+
   async function cancel(key: string): Promise<void> {
+    answered(key);
     const entry = running.get(key);
     if (!entry) return;
     running.delete(key);
@@ -289,13 +313,32 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     addRxPlugin(RxDBLeaderElectionPlugin);
     leadership = db.waitForLeadership();
   }
+  let turns: InTurn | null = null;
   function begin(): void {
-    markStarted();
-    if (stopped) return;
+    if (stopped) return markStarted();
     options.prefetch?.refresh();
-    for (const replicated of replications) run(replicated);
-    if (leadership) void leadership.then(leaderDuties, () => undefined);
-    else leaderDuties();
+    // In turn (./in-turn.ts) once this tab leads: before, every first request waits for leadership anyway.
+    const inTurn = () => startInTurn(replications, runInTurn, options.inTurn ?? { atOnce: Number.POSITIVE_INFINITY });
+    if (leadership) {
+      let stopWaiting: () => void = () => undefined;
+      const waitingStopped = new Promise<void>((resolve) => {
+        stopWaiting = resolve;
+      });
+      const led = leadership.then(
+        () => {
+          if (stopped) return;
+          turns = inTurn();
+          return turns.allStarted;
+        },
+        () => undefined,
+      );
+      turns = { allStarted: Promise.race([waitingStopped, led]), cancel: stopWaiting };
+      void leadership.then(leaderDuties, () => undefined);
+    } else {
+      turns = inTurn();
+      leaderDuties();
+    }
+    markStarted();
   }
   const cancelStart = (options.startWhen ?? afterFirstScreen)(begin);
 
@@ -308,16 +351,19 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     states: () => new Map([...running].map(([key, entry]) => [key, entry.state])),
     async awaitInitial() {
       await started;
+      await turns?.allStarted;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
     },
     async awaitInSync() {
       await started;
+      await turns?.allStarted;
       await Promise.all([...running.values()].map((entry) => entry.state.awaitInSync()));
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       cancelStart();
+      turns?.cancel();
       markStarted();
       cleanups.splice(0).forEach((fn) => fn());
       await Promise.all([...running.keys()].map((key) => cancel(key)));
