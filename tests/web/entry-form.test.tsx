@@ -47,6 +47,29 @@ function renderForm(overrides: Partial<EntryFormProps> = {}) {
   return { user, router, onSubmit: props.onSubmit as typeof onSubmit, onSaved: props.onSaved as typeof onSaved };
 }
 
+/**
+ * The form as a screen renders it from the replica: with `before`, then `after` once the button
+ * "Later copy arrives" is pressed (what the replica holds changed while the form was open).
+ */
+function renderWithLaterInitial(overrides: Pick<EntryFormProps, 'kind' | 'submitLabel' | 'categories'>, before: EntryFormProps['initial'], after: EntryFormProps['initial']) {
+  const props: EntryFormProps = { staff: [ALI, BEA], emojis: EMOJIS, onSubmit: async () => ok(), onSaved: () => undefined, ...overrides };
+  function Later() {
+    const [initial, setInitial] = useState(before);
+    return (
+      <>
+        <button type="button" onClick={() => setInitial(after)}>
+          Later copy arrives
+        </button>
+        <EntryForm {...props} initial={initial} />
+      </>
+    );
+  }
+  const router = createMemoryRouter([{ path: '/', element: <Later /> }], { initialEntries: ['/'] });
+  const user = userEvent.setup();
+  render(<AppProviders router={router} />);
+  return user;
+}
+
 const words = () => screen.getByRole('textbox', { name: 'What’s on your mind?' }) as HTMLTextAreaElement;
 const summary = () => screen.getByText(/will see this entry\.$/).textContent;
 const describedText = (element: HTMLElement) =>
@@ -84,29 +107,17 @@ describe('EntryForm: who can see it', () => {
   });
 
   /** The form opened before the default audience arrived (Voice: the key worker, once the replica has them). */
-  function renderWithLateDefault() {
-    const props: EntryFormProps = { kind: 'voice', staff: [ALI, BEA], emojis: EMOJIS, categories: CATEGORIES, submitLabel: 'Send', onSubmit: async () => ok(), onSaved: () => undefined };
-    function Late() {
-      const [sharedWith, setSharedWith] = useState<string[]>([]);
-      return (
-        <>
-          <button type="button" onClick={() => setSharedWith([ALI.id])}>
-            Key worker arrives
-          </button>
-          <EntryForm {...props} initial={{ categoryId: 'c1', sharedWith, sharedWithManagement: true }} />
-        </>
-      );
-    }
-    const router = createMemoryRouter([{ path: '/', element: <Late /> }], { initialEntries: ['/'] });
-    const user = userEvent.setup();
-    render(<AppProviders router={router} />);
-    return user;
-  }
+  const renderWithLateDefault = () =>
+    renderWithLaterInitial(
+      { kind: 'voice', categories: CATEGORIES, submitLabel: 'Send' },
+      { categoryId: 'c1', sharedWith: [], sharedWithManagement: true },
+      { categoryId: 'c1', sharedWith: [ALI.id], sharedWithManagement: true },
+    );
 
   it('takes a default audience that arrives after it opened', async () => {
     const user = renderWithLateDefault();
     expect(summary()).toBe('You and home management will see this entry.');
-    await user.click(screen.getByRole('button', { name: 'Key worker arrives' }));
+    await user.click(screen.getByRole('button', { name: 'Later copy arrives' }));
     expect(summary()).toBe('You, Ali Hassan and home management will see this entry.');
     expect((screen.getByRole('checkbox', { name: /Ali Hassan/ }) as HTMLInputElement).checked).toBe(true);
   });
@@ -115,7 +126,7 @@ describe('EntryForm: who can see it', () => {
     const user = renderWithLateDefault();
     await user.click(screen.getByRole('checkbox', { name: 'Home management' }));
     expect(summary()).toBe('Only you will see this entry.');
-    await user.click(screen.getByRole('button', { name: 'Key worker arrives' }));
+    await user.click(screen.getByRole('button', { name: 'Later copy arrives' }));
     expect(summary()).toBe('Only you will see this entry.');
     expect((screen.getByRole('checkbox', { name: /Ali Hassan/ }) as HTMLInputElement).checked).toBe(false);
   });
@@ -217,36 +228,20 @@ describe('EntryForm: saving', () => {
 
 describe('EntryForm: never losing words', () => {
   /** An edit screen whose stored words change after it opened (a pull, or the edit before it settling). */
-  function renderWithStoredWords() {
-    const props: EntryFormProps = { kind: 'journal', staff: [ALI, BEA], emojis: EMOJIS, submitLabel: 'Save changes', onSubmit: async () => ok(), onSaved: () => undefined };
-    function Stored() {
-      const [stored, setStored] = useState('words as first read');
-      return (
-        <>
-          <button type="button" onClick={() => setStored('words as stored now')}>
-            Newer copy arrives
-          </button>
-          <EntryForm {...props} initial={{ description: stored }} />
-        </>
-      );
-    }
-    const router = createMemoryRouter([{ path: '/', element: <Stored /> }], { initialEntries: ['/'] });
-    const user = userEvent.setup();
-    render(<AppProviders router={router} />);
-    return user;
-  }
+  const renderWithStoredWords = () =>
+    renderWithLaterInitial({ kind: 'journal', submitLabel: 'Save changes' }, { description: 'words as first read' }, { description: 'words as stored now' });
 
   it('an edit nobody typed in yet takes stored words that changed after it opened', async () => {
     const user = renderWithStoredWords();
     expect(words().value).toBe('words as first read');
-    await user.click(screen.getByRole('button', { name: 'Newer copy arrives' }));
+    await user.click(screen.getByRole('button', { name: 'Later copy arrives' }));
     expect(words().value).toBe('words as stored now');
   });
 
   it('but words the person typed are never replaced', async () => {
     const user = renderWithStoredWords();
     await user.type(words(), ', and mine');
-    await user.click(screen.getByRole('button', { name: 'Newer copy arrives' }));
+    await user.click(screen.getByRole('button', { name: 'Later copy arrives' }));
     expect(words().value).toBe('words as first read, and mine');
   });
 
