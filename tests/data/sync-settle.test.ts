@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
-import { setSyncState } from '@/data/replica/local-writes';
+import { keepLocalChange, setSyncState } from '@/data/replica/local-writes';
 import type { CalendarDoc } from '@/data/replica/types';
 import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
@@ -31,6 +31,22 @@ describe('settling a write that a pull wrote back as pending', () => {
     expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('pending');
 
     await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('synced');
+  });
+
+  it('at once when the pull\'s write arrives (a page reloaded before the recheck would leave it pending for good)', async () => {
+    const { db } = await openReplicaForAccount(account, uniqueName('site'), replica);
+    const doc: CalendarDoc = {
+      id: uuid(30), updated_at: '2026-01-01T00:00:00.000000Z', resident_id: uuid(2), start_date: '2026-03-10', start_time: null,
+      end_date: '2026-03-10', end_time: null, sort_key: '2026-03-10T00:00',
+      event: { id: uuid(31), title: 'Swimming', description: null, location: null, event_type_id: uuid(12) },
+      sync_state: 'pending', sync_message: null, sync_outbox_id: 'write-3',
+    };
+    await db.calendar.insert(doc);
+    await setSyncState('calendar', doc.id, { state: 'synced', message: null, outbox_id: null }, { outboxId: 'write-3' });
+    // The pull's stale write, then what the pull hands keepLocalChange (its received$).
+    await (await db.calendar.findOne(doc.id).exec())!.incrementalPatch({ sync_state: 'pending', sync_outbox_id: 'write-3' });
+    await keepLocalChange('calendar', { ...doc, sync_state: 'pending', sync_outbox_id: 'write-3' });
     expect((await db.calendar.findOne(doc.id).exec())?.get('sync_state')).toBe('synced');
   });
 

@@ -107,7 +107,15 @@ export async function keepLocalChange(collection: ReplicaCollectionName, written
   const id = String(written.id);
   const key = changeKey(collection, id);
   const wanted = unsettled.get(key);
-  if (!wanted || carries(written, wanted.sync)) return;
+  if (!wanted) {
+    // A pull that read the document while its change was pending wrote it back after the change was
+    // settled: settled again now, not only by the recheck's timer (a page closed or reloaded before
+    // that timer would leave it pending for good, with nothing left to settle it).
+    const settled = settledLately.get(key);
+    if (settled && written.sync_state === 'pending' && written.sync_outbox_id === settled) await resettle(collection, id, settled);
+    return;
+  }
+  if (carries(written, wanted.sync)) return;
   const doc = await (await collectionOf(collection)).findOne(id).exec();
   if (!doc) return;
   await doc.incrementalModify((latest) => {
@@ -199,18 +207,26 @@ export interface Settled {
  * still waits on the very write that was just settled.
  */
 const RECHECK_AFTER_MS = [1_000, 5_000];
+/** The outbox entry each document was last settled on in this page, for as long as the rechecks run. */
+const settledLately = new Map<string, string>();
 function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId: string): void {
-  for (const delay of RECHECK_AFTER_MS) {
+  const key = changeKey(collection, id);
+  settledLately.set(key, outboxId);
+  RECHECK_AFTER_MS.forEach((delay, index) => {
     setTimeout(() => {
-      void (async () => {
-        const target = await collectionOf(collection);
-        const doc = await target.findOne(id).exec();
-        const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
-        if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
-        await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, { outboxId });
-      })().catch(() => undefined);
+      if (index === RECHECK_AFTER_MS.length - 1 && settledLately.get(key) === outboxId) settledLately.delete(key);
+      void resettle(collection, id, outboxId).catch(() => undefined);
     }, delay);
-  }
+  });
+}
+
+/** Marks the document synced if it still waits on `outboxId`, a write already settled. */
+async function resettle(collection: ReplicaCollectionName, id: string, outboxId: string): Promise<void> {
+  const target = await collectionOf(collection);
+  const doc = await target.findOne(id).exec();
+  const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
+  if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
+  await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, { outboxId });
 }
 
 async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, settled: Settled): Promise<void> {
