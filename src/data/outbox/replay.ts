@@ -1,7 +1,7 @@
 import { CSRF_HEADER_NAME } from '@/contract/http';
 import type { DataKey } from '../crypto/key-vault';
 import { openBytes, openValue, sealValue } from './seal';
-import { buildBody } from './serialise';
+import { bodySize, buildBody } from './serialise';
 import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
 import { claim, isReady, nextRecord, unreadableRecord, verdictOf, type HttpOutcome } from './transition';
 import {
@@ -179,9 +179,8 @@ async function pass(options: ReplayOptions, leasesLapsed: boolean): Promise<Repl
     };
     if (contentType) headers['Content-Type'] = contentType;
 
-    const words = request.body.kind === 'json' ? request.body.json.length : request.body.parts.reduce((sum, part) => sum + ('value' in part ? part.value.length : 0), 0);
-    const bytes = words + files.reduce((sum, file) => sum + file.byteLength, 0);
-    const response = await sendWithin(options, { method: request.method, url: `${request.base}${request.path}`, headers, body }, (options.timeoutFor ?? sendTimeoutMs)(bytes));
+    const waitMs = (options.timeoutFor ?? sendTimeoutMs)(bodySize(request.body, files));
+    const response = await sendWithin(options, { method: request.method, url: `${request.base}${request.path}`, headers, body }, waitMs);
     const status = response.status;
     const verdict = verdictOf(response, meta.failureMessage);
     const at = now();

@@ -56,6 +56,12 @@ function withParamOnce(path: string, name: string, value: string): string {
   return withQuery(path, { params: { [name]: value } });
 }
 
+/** About how many bytes a body sends: its text (JSON, or the form's text parts) and its files. */
+export function bodySize(body: OutboxBody, files: readonly Uint8Array<ArrayBuffer>[]): number {
+  const text = body.kind === 'json' ? body.json.length : body.parts.reduce((sum, part) => sum + ('value' in part ? part.value.length : 0), 0);
+  return text + files.reduce((sum, file) => sum + file.byteLength, 0);
+}
+
 /** Rebuilds the body to send: a JSON string, or FormData whose files come from the decrypted bytes. */
 export function buildBody(body: OutboxBody, files: readonly Uint8Array<ArrayBuffer>[]): { body: string | FormData; contentType: string | null } {
   if (body.kind === 'json') return { body: body.json, contentType: 'application/json' };
