@@ -295,11 +295,20 @@ class Sequence {
     return `${this.tag} e${entryIndex} ${what}${v}`;
   }
 
-  /** The Idempotency-Key of the write just queued for a document: its outbox id, or the transport's record. */
+  /**
+   * The Idempotency-Key of the write just queued for a document: the newest outbox entry for it not
+   * yet counted, else the document's outbox id, else the transport's record (a write already sent
+   * and cleared). The outbox comes first: an earlier write's outcome (a 412 answered meanwhile) may
+   * already have put its own outbox id back on the document.
+   */
   private async keyOf(collection: Collection, id: string): Promise<string | null> {
-    const doc = (await open.db[collection].findOne(id).exec())?.toJSON() as { sync_outbox_id?: string | null } | undefined;
-    if (doc?.sync_outbox_id && !this.writes.some((w) => w.key === doc.sync_outbox_id)) return doc.sync_outbox_id;
     const known = new Set(this.writes.map((w) => w.key));
+    const queued = (await allRecords(outboxStore))
+      .filter((r) => !known.has(r.id) && docOf(r) === `${collection}/${id}`)
+      .sort((a, b) => b.seq - a.seq)[0];
+    if (queued) return queued.id;
+    const doc = (await open.db[collection].findOne(id).exec())?.toJSON() as { sync_outbox_id?: string | null } | undefined;
+    if (doc?.sync_outbox_id && !known.has(doc.sync_outbox_id)) return doc.sync_outbox_id;
     return [...(net.keysByDoc.get(id) ?? [])].reverse().find((k) => !known.has(k)) ?? null;
   }
 
