@@ -217,18 +217,20 @@ describe('objectives on the device with the real server', () => {
     expect(await open.db.files.findOne(`local:${localFile.id}`).exec()).toBeTruthy();
     expect(await serverComments(text)).toEqual([]);
 
+    // Every state the overlay passes through while it is delivered and settled.
+    const states: string[] = [];
+    const watching = open.db.tasks.findOne(id).$.subscribe((doc) => {
+      const d = doc?.toJSON() as TaskCommentOverlayDoc | undefined;
+      states.push(`${d?.sync_state} local_only=${d?.local_only} file=${d?.files[0]?.id === localFile.id ? 'local' : 'server'}`);
+    });
     online = true;
     flushOutboxNowOnline();
     expect((await waitForOutboxToDrain(WAIT_MS)).drained).toBe(true);
-    // Settling is two writes (synced, then the server's copy): wait for the second, not the first.
-    await eventually(
-      async () => {
-        const doc = (await tasksDoc(id)) as TaskCommentOverlayDoc | null;
-        return doc?.sync_state === 'synced' && doc.local_only === false;
-      },
-      WAIT_MS,
-      'the settled comment',
-    );
+    await eventually(async () => ((await tasksDoc(id)) as TaskCommentOverlayDoc | null)?.sync_state === 'synced', WAIT_MS, 'the settled comment');
+    watching.unsubscribe();
+    // Settled in one write: never "synced" with this device's file id or still marked as not on the server.
+    expect(states).toContain('synced local_only=false file=server');
+    expect(states.filter((state) => state.startsWith('synced'))).toEqual(['synced local_only=false file=server']);
     const settled = (await tasksDoc(id)) as TaskCommentOverlayDoc;
     expect(settled).toMatchObject({ local_only: false, creator: { id: account.user.id } });
     // The photo moved to the server's file id: viewable offline without a download.

@@ -191,11 +191,17 @@ describe('rewards on the device with the real server', () => {
     await waitForOutboxToDrain(300);
     expect(await serverExchanges(reward.id)).toEqual([]);
 
+    // Every state the history item passes through while it is delivered and settled.
+    const states: string[] = [];
+    const watching = open.db.points.findOne(id).$.subscribe((doc) => states.push(`${doc?.get('sync_state')} local_only=${doc?.get('local_only')}`));
     online = true;
     flushOutboxNowOnline();
     expect((await waitForOutboxToDrain(WAIT_MS)).drained).toBe(true);
-    // Settling is two writes (synced, then the server's copy): wait for the second, not the first.
-    await eventually(async () => (await exchangeDoc(id))?.sync_state === 'synced' && (await exchangeDoc(id))?.local_only === false, WAIT_MS, 'the delivered swap');
+    await eventually(async () => (await exchangeDoc(id))?.sync_state === 'synced', WAIT_MS, 'the delivered swap');
+    watching.unsubscribe();
+    // Settled in one write: never "synced" while still marked as not on the server.
+    expect(states).toContain('synced local_only=false');
+    expect(states).not.toContain('synced local_only=true');
     expect(await exchangeDoc(id)).toMatchObject({ local_only: false, status: 'pending', points: cost, reward: { id: reward.id, name: reward.name } });
     // Delivered once, under the device's id, every attempt with the same key.
     expect((await serverExchanges(reward.id)).map((e) => [e.id, e.status])).toEqual([[id, 'pending']]);

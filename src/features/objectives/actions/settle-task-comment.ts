@@ -3,13 +3,14 @@
  * wired by the composition root, src/app/start-data.ts). The overlay keeps the server's comment
  * (server file ids, creator, created_at, updated_at), synced, until the log's next pull carries it
  * (src/data/replica/task-overlays.ts); photos written on this device move to the server's file ids
- * so they stay viewable offline. Applying it twice changes nothing.
+ * so they stay viewable offline. The answer goes in in one write (src/data/replica/local-writes.ts
+ * setSyncState). Applying it twice changes nothing.
  */
 import { taskCommentSchema } from '@/contract/tasks';
 import type { LocalRef, OutboxResult } from '@/data/outbox/types';
 import { setSyncState, type SyncState } from '@/data/replica/local-writes';
 import { whenReplicaOpen } from '@/data/replica/replica-store';
-import { SYNCED, syncFields, type TaskCommentOverlayDoc } from '@/data/replica/types';
+import type { TaskCommentOverlayDoc } from '@/data/replica/types';
 import { taskCommentOverlayOf } from '@/data/replication/endpoints';
 import { moveLocalFiles, type Doc } from '@/entries/data/server-copy';
 
@@ -24,12 +25,14 @@ export async function settleTaskComment(local: LocalRef, sync: SyncState, result
   const parsed = result?.data ? taskCommentSchema.safeParse(result.data) : null;
   const serverDoc = parsed?.success && parsed.data.id === local.id ? (taskCommentOverlayOf(parsed.data) as Doc) : null;
   await moveLocalFiles(db, 'task_comment', localDoc as unknown as Doc, serverDoc);
-  await setSyncState(local.collection, local.id, sync);
-  const after = await db.tasks.findOne(local.id).exec();
-  if (!after || (after.toJSON() as unknown as TaskCommentOverlayDoc).sync_state !== 'synced') return;
+  const outboxId = local.outboxId ?? localDoc.sync_outbox_id ?? null;
   if (serverDoc) {
-    await after.incrementalModify((current) => ({ ...current, ...serverDoc, ...syncFields(SYNCED), sync_server: null, id: local.id }) as typeof current);
-  } else if (result?.id === local.id) {
-    await after.incrementalPatch({ local_only: false });
+    // One write: the comment never shows synced with this device's file ids in between.
+    await setSyncState(local.collection, local.id, sync, { copy: { ...serverDoc, id: local.id }, outboxId });
+    return;
   }
+  await setSyncState(local.collection, local.id, sync, { outboxId });
+  const after = await db.tasks.findOne(local.id).exec();
+  const current = after?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
+  if (after && current?.sync_state === 'synced' && current.local_only && result?.id === local.id) await after.incrementalPatch({ local_only: false });
 }
