@@ -1,6 +1,7 @@
 /**
- * Reads of many ids (src/data/database/reads-by-id.ts): the stored keys in one request, then a `get`
- * only for the ids that are stored. The answer must be exactly Dexie's own, whichever path runs.
+ * Reads of many ids (src/data/database/reads-by-id.ts, a Dexie middleware): the stored keys in one
+ * request, then a `get` only for the ids that are stored, for RxDB's reads by id and for the check
+ * its writes make. The answer must be exactly Dexie's own, whichever path runs.
  */
 import { IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -95,6 +96,21 @@ describe('reads of many ids', () => {
     expect(await read(db, ids, true)).toEqual(expected(ids, 50, deleted, true));
     expect(await read(db, ids, false)).toEqual(expected(ids, 50, deleted, false));
     expect(getAllKeys).not.toHaveBeenCalled();
+  });
+
+  it('a write of many new documents asks nothing per id (the storage’s check of what is stored), and a write over stored ones still finds them', async () => {
+    const { db } = await seeded(100);
+    const gets = vi.spyOn(IDBObjectStore.prototype, 'get');
+    await db.notes.bulkInsert(Array.from({ length: 100 }, (_, i) => ({ id: idOf(i * 2 + 1), text: `new ${i}` })));
+    expect(gets).not.toHaveBeenCalled();
+    // Over stored documents the check reads each one: a conflict is still a conflict, an upsert an update.
+    const again = await db.notes.bulkInsert(Array.from({ length: 40 }, (_, i) => ({ id: idOf(i * 2 + 1), text: 'twice' })));
+    expect(again.error).toHaveLength(40);
+    expect(again.error.every((e) => e.status === 409)).toBe(true);
+    await db.notes.bulkUpsert(Array.from({ length: 40 }, (_, i) => ({ id: idOf(i * 2 + 1), text: `updated ${i}` })));
+    expect(gets.mock.calls.length).toBeGreaterThanOrEqual(80);
+    expect((await db.notes.findOne(idOf(79)).exec())?.text).toBe('updated 39');
+    expect(await db.notes.count().exec()).toBe(100 - Math.ceil(100 / 7) + 100);
   });
 
   it('come back decrypted through the collection', async () => {

@@ -11,7 +11,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { DataKey } from '../crypto/key-vault';
 import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { descendingQueriesStorage } from './descending-queries';
-import { readsByIdStorage } from './reads-by-id';
+import { readManyByRange } from './reads-by-id';
 import { yieldToMain } from '@/lib/yield-to-main';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
@@ -116,13 +116,12 @@ export interface CreateHearthDatabaseOptions<C extends CollectionDefinitions> ex
 }
 
 function baseStorage(options: HearthStorageOptions) {
-  return readsByIdStorage(
-    descendingQueriesStorage(
-      getRxStorageDexie({
-        ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
-        ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
-      }),
-    ),
+  return descendingQueriesStorage(
+    getRxStorageDexie({
+      ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+      ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
+      onCreate: readManyByRange,
+    }),
   );
 }
 

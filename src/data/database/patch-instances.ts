@@ -4,7 +4,7 @@ type Doc = Record<string, unknown>;
 
 /**
  * `storage`, with `patch` run on every instance it creates, before anyone uses it: how this
- * folder's wrappers (keep-newest, refused-pulls, descending-queries, reads-by-id) change what an
+ * folder's wrappers (keep-newest, refused-pulls, descending-queries) change what an
  * instance does. They replace its methods in place, as RxDB's own wrappers do: a proxy would loop
  * when a wrapper above replaces a method on the instance and calls the one it found.
  */

@@ -1,86 +1,69 @@
 /**
  * Many documents by id without an IndexedDB request per id that is not stored (issue 13, the
- * initial sync). RxDB's Dexie storage answers `findDocumentsById` with Dexie's `bulkGet`: a `get`
- * per id. A pulled page of 500 is read that way twice before RxDB writes it (the pull's modifier
- * looking for pending local changes, RxDB's downstream reading the fork's state), and at a first
- * sync almost none of them are stored yet: in a Chromium profile of the 5,000-document sync these
- * requests were the largest cost on the main thread.
+ * initial sync). Dexie answers `bulkGet` with a `get` per id, and RxDB's Dexie storage reads a
+ * pulled page that way three times before it is stored: the pull's modifier looking for pending
+ * local changes and RxDB's downstream reading the fork's state (both `findDocumentsById`), then the
+ * storage's own write checking what is stored (`bulkWrite`). At a first sync almost none of them
+ * are stored yet: in a Chromium profile of the 5,000-document sync these requests were the largest
+ * cost on the main thread after the writes themselves.
  *
- * This wrapper, directly on the Dexie storage (below the encryption, beside ./descending-queries.ts),
- * reads the stored keys between the smallest and the largest id asked for in one request and
- * `get`s only the ids among them. When that range holds more than `KEYS_PER_ID` keys per id asked
- * for (a large store), or fewer than `MANY_IDS` ids are asked for, Dexie's own read. The answer is
- * the same either way: the stored documents among `ids`, in the order asked, deleted ones only
- * `withDeleted`, all read in one transaction.
+ * This is a Dexie middleware on each collection's documents table (RxDB's storage creates one Dexie
+ * database per collection and lets `onCreate` add to it before it opens), so every one of those
+ * reads goes through it: it reads the stored keys between the smallest and the largest id asked for
+ * in one request and `get`s only the ids among them, in the same transaction. When that range holds
+ * more than `KEYS_PER_ID` keys per id asked for (a large store), or fewer than `MANY_IDS` ids are
+ * asked for, Dexie's own read. The answer is the same either way: one value per id asked, in that
+ * order, `undefined` where none is stored.
  */
-import type { DexieStorageInternals, RxDocumentData, RxStorage, RxStorageInstance } from 'rxdb';
-import { DEXIE_DOCS_TABLE_NAME, fromDexieToStorage } from 'rxdb/plugins/storage-dexie';
-import { patchInstances } from './patch-instances';
-
-type Doc = Record<string, unknown>;
-type DexieInstance = RxStorageInstance<Doc, DexieStorageInternals, unknown>;
+import type { DBCore, DBCoreGetManyRequest, DBCoreKeyRange, DBCoreTable, Dexie, Middleware } from 'dexie';
+import { DEXIE_DOCS_TABLE_NAME } from 'rxdb/plugins/storage-dexie';
 
 /** Fewer ids than this: Dexie's own read (a few requests cost less than reading the range's keys). */
 export const MANY_IDS = 32;
 /** Keys read per id asked for, at most, before the per-id read is the cheaper one. */
 export const KEYS_PER_ID = 20;
 
-type FindById = DexieInstance['findDocumentsById'];
+/** `DBCoreRangeType.Range` (a const enum in Dexie's types, which isolated modules cannot import). */
+const RANGE = 2 as DBCoreKeyRange['type'];
 
-async function findMany(instance: DexieInstance, dexieRead: FindById, ids: string[], withDeleted: boolean): Promise<RxDocumentData<Doc>[]> {
-  const state = await instance.internals;
+function getMany(table: DBCoreTable, request: DBCoreGetManyRequest): Promise<unknown[]> {
+  const keys = request.keys;
+  if (keys.length < MANY_IDS || !keys.every((key): key is string => typeof key === 'string')) return table.getMany(request);
   // String keys compare by code units in IndexedDB, as `<` does here.
-  let lowest = ids[0] as string;
-  let highest = lowest;
-  for (const id of ids) {
-    if (id < lowest) lowest = id;
-    else if (id > highest) highest = id;
+  let lower = keys[0] as string;
+  let upper = lower;
+  for (const key of keys) {
+    if (key < lower) lower = key;
+    else if (key > upper) upper = key;
   }
-  const KeyRange = (state.dexieDb as unknown as { _options: { IDBKeyRange: typeof IDBKeyRange } })._options.IDBKeyRange;
-  const range = KeyRange.bound(lowest, highest);
-  const stored = await state.dexieDb.transaction('r', state.dexieTable, (transaction) => {
-    const store = transaction.idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
-    // Every request is made from the callback of the one before, while the transaction is active.
-    return new Promise<(Doc | undefined)[] | null>((resolve, reject) => {
-      const failed = (request: IDBRequest) => () => reject(request.error);
-      // One key more than the most worth reading: a full answer means too many, so Dexie's read.
-      const limit = ids.length * KEYS_PER_ID;
-      const keys = store.getAllKeys(range, limit + 1);
-      keys.onerror = failed(keys);
-      keys.onsuccess = () => {
-        if (keys.result.length > limit) return resolve(null);
-        const present = new Set(keys.result as string[]);
-        const found = new Array<Doc | undefined>(ids.length);
-        let waiting = 0;
-        ids.forEach((id, index) => {
-          if (!present.has(id)) return;
-          waiting += 1;
-          const get = store.get(id);
-          get.onerror = failed(get);
-          get.onsuccess = () => {
-            found[index] = get.result as Doc | undefined;
-            if (--waiting === 0) resolve(found);
-          };
-        });
-        if (waiting === 0) resolve(found);
-      };
+  // One key more than the most worth reading: a full answer means too many, so Dexie's read.
+  const limit = keys.length * KEYS_PER_ID;
+  const range: DBCoreKeyRange = { type: RANGE, lower, upper, lowerOpen: false, upperOpen: false };
+  return table.query({ trans: request.trans, values: false, limit: limit + 1, query: { index: table.schema.primaryKey, range } }).then(({ result }) => {
+    if (result.length > limit) return table.getMany(request);
+    const present = new Set(result as string[]);
+    const stored = keys.filter((key) => present.has(key));
+    if (stored.length === 0) return keys.map(() => undefined);
+    return table.getMany({ ...request, keys: stored }).then((values) => {
+      const byKey = new Map(stored.map((key, i) => [key, values[i]]));
+      return keys.map((key) => byKey.get(key));
     });
   });
-  if (stored === null) return dexieRead(ids, withDeleted);
-  const documents: RxDocumentData<Doc>[] = [];
-  for (const row of stored) {
-    if (!row) continue;
-    const doc = fromDexieToStorage(state.booleanIndexes, row) as RxDocumentData<Doc>;
-    if (!doc._deleted || withDeleted) documents.push(doc);
-  }
-  return documents;
 }
 
-/** Wraps RxDB's Dexie storage so reads of many ids skip the ids that are not stored (see above). */
-export function readsByIdStorage<O>(storage: RxStorage<DexieStorageInternals, O>): RxStorage<DexieStorageInternals, O> {
-  return patchInstances(storage, (instance) => {
-    const dexie = instance as unknown as DexieInstance;
-    const original = dexie.findDocumentsById.bind(dexie);
-    dexie.findDocumentsById = (ids, withDeleted) => (ids.length < MANY_IDS ? original(ids, withDeleted) : findMany(dexie, original, ids, withDeleted));
-  });
+const readsById: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'hearth-reads-by-id',
+  create: (down) => ({
+    ...down,
+    table(name) {
+      const table = down.table(name);
+      return name === DEXIE_DOCS_TABLE_NAME ? { ...table, getMany: (request) => getMany(table, request) } : table;
+    },
+  }),
+};
+
+/** For RxDB's Dexie settings (`onCreate`): adds the middleware above to each database it creates. */
+export function readManyByRange(db: Dexie): void {
+  db.use(readsById);
 }
