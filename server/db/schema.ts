@@ -149,6 +149,8 @@ export interface EventsTable extends EntityColumns {
 }
 
 export interface EventInstancesTable extends EntityColumns {
+  /** The newer of its own and its event's updated_at, kept by triggers (migration 0012): never written here. */
+  sync_updated_at: ColumnType<Date, never, never>;
   event_id: string;
   resident_id: string;
   start_date: DateText;

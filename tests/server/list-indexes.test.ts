@@ -95,11 +95,14 @@ async function checkpointPlans(client: Client, path: string, query: Record<strin
 const today = new Date().toISOString().slice(0, 10);
 
 /**
- * Lists whose `updated_at` is worked out from several tables (the newest of an instance and its event,
- * of a person and their home membership; a document's access-aware time): no index can hold that order,
- * so the reader's own rows are sorted, a top-N sort bounded by per_page. They still may not scan a table.
+ * Lists whose `updated_at` is worked out from several tables (the newest of a person and their home
+ * membership; a document's access-aware time): no index holds that order, so the reader's own rows are
+ * sorted, a top-N sort bounded by per_page. They still may not scan a table. A reader has few of those
+ * rows; the calendar, where a young person can have thousands, keeps its derived time on the instance
+ * (migration 0012) and must come from its index like any other list.
  */
 const DERIVED_SYNC_TIME = /^(Incremental )?Sort by \((GREATEST|CASE)\b/;
+const DERIVED_TIME_SORTED = new Set(['associated users', 'documents']);
 
 const LISTS: [who: 'jamie' | 'ali' | 'priya', name: string, path: () => string, query?: () => Record<string, string>][] = [
   ['jamie', 'journal entries', () => entryPaths.journal.entries.build()],
@@ -127,10 +130,11 @@ const LISTS: [who: 'jamie' | 'ali' | 'priya', name: string, path: () => string, 
 ];
 
 describe('list endpoints in checkpoint mode use an index, in order', () => {
-  it.each(LISTS)('%s: %s', async (who, _name, path, query) => {
+  it.each(LISTS)('%s: %s', async (who, name, path, query) => {
     const client = { jamie, ali, priya }[who];
     const plans = await checkpointPlans(client, path(), query?.());
-    const unserved = plans.map((p) => ({ ...p, offenders: p.offenders.filter((o) => !DERIVED_SYNC_TIME.test(o)) }));
+    const allowed = (offender: string) => DERIVED_TIME_SORTED.has(name) && DERIVED_SYNC_TIME.test(offender);
+    const unserved = plans.map((p) => ({ ...p, offenders: p.offenders.filter((o) => !allowed(o)) }));
     expect(unserved.filter((p) => p.offenders.length > 0)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { eventTypesPageSchema, calendarPageSchema } from '../../src/contract/calendar';
+import { eventTypesPageSchema, calendarPageSchema, type CalendarInstance } from '../../src/contract/calendar';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { associatedUsersPageSchema, projectSettingResponseSchema, residentDetailsResponseSchema } from '../../src/contract/residents';
 import { rosterPageSchema } from '../../src/contract/rota';
@@ -161,6 +161,51 @@ describe('checkpoint pagination (calendar instances)', () => {
     const all = calendarPageSchema.parse((await jamie.get(`/api/v1/residents/${residentId}/instances?per_page=500&start_date=2030-01-01`)).body);
     expect(all.data.filter((r) => r.updated_at === '2021-01-01T00:00:00.123000Z')).toHaveLength(3);
     expect(all.data.some((r) => r.updated_at === '2021-01-01T00:00:00.123001Z')).toBe(true);
+  });
+
+  it('a row’s time is the newer of its instance’s and its event’s: an event that changes brings every one of its instances again, and only those', async () => {
+    const residentId = ids.resident['demo/jamie']!;
+    const tenant = await server.db.selectFrom('residents').select('tenant_id').where('id', '=', residentId).executeTakeFirstOrThrow();
+    const type = await server.db.selectFrom('event_types').select('id').where('tenant_id', '=', tenant.tenant_id).executeTakeFirstOrThrow();
+    const event = await server.db
+      .insertInto('events')
+      .values({ tenant_id: tenant.tenant_id, title: 'Swimming', event_type_id: type.id, updated_at: '2021-05-01T00:00:00.000000Z' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const stamps = ['2021-04-01T00:00:00.000000Z', '2021-04-02T00:00:00.000000Z', '2021-06-01T00:00:00.000000Z'];
+    const instances = await server.db
+      .insertInto('event_instances')
+      .values(stamps.map((stamp) => ({ tenant_id: tenant.tenant_id, event_id: event.id, resident_id: residentId, start_date: '2031-02-02', end_date: '2031-02-02', updated_at: stamp })))
+      .returning('id')
+      .execute();
+    const ours = (rows: { id: string }[]) => rows.filter((r) => instances.some((i) => i.id === r.id));
+    /** Every row after `from`, page by page as the replica pulls, and the checkpoint it ends on. */
+    const pullFrom = async (from: { updated_at: string; id: string }) => {
+      const rows: CalendarInstance[] = [];
+      let checkpoint = from;
+      for (let pages = 0; pages < 50; pages++) {
+        const res = await jamie.get(`/api/v1/residents/${residentId}/instances?${q({ per_page: '500', with_trashed: '1', 'checkpoint[updated_at]': checkpoint.updated_at, 'checkpoint[id]': checkpoint.id })}`);
+        const page = calendarPageSchema.parse(res.body);
+        rows.push(...page.data);
+        checkpoint = page.meta.checkpoint ?? checkpoint;
+        if (!page.meta.has_more) break;
+      }
+      return { rows, checkpoint };
+    };
+    const first = await pullFrom({ updated_at: '1970-01-01T00:00:00Z', id: '00000000-0000-0000-0000-000000000000' });
+    expect(ours(first.rows).map((r) => r.updated_at).sort()).toEqual(['2021-05-01T00:00:00.000000Z', '2021-05-01T00:00:00.000000Z', '2021-06-01T00:00:00.000000Z']);
+
+    await server.db.updateTable('events').set({ title: 'Swimming at five', updated_at: sql`clock_timestamp()` }).where('id', '=', event.id).execute();
+    const moved = (await server.db.selectFrom('events').select(sql<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as('at')).where('id', '=', event.id).executeTakeFirstOrThrow()).at;
+    const afterEvent = await pullFrom(first.checkpoint);
+    expect(afterEvent.rows.map((r) => r.id).sort()).toEqual(instances.map((i) => i.id).sort());
+    expect(afterEvent.rows.every((r) => r.updated_at === moved && r.event.title === 'Swimming at five')).toBe(true);
+
+    // One instance changed alone comes alone.
+    await server.db.updateTable('event_instances').set({ start_time: '17:00', updated_at: sql`clock_timestamp()` }).where('id', '=', instances[2]!.id).execute();
+    const afterInstance = await pullFrom(afterEvent.checkpoint);
+    expect(afterInstance.rows.map((r) => [r.id, r.start_time])).toEqual([[instances[2]!.id, '17:00']]);
+    expect(afterInstance.rows[0]!.updated_at > moved).toBe(true);
   });
 
   it('tombstones only with with_trashed=1', async () => {

@@ -10,6 +10,7 @@ import { staffAccessLog } from './0008-staff-access-log';
 import { listIndexes } from './0009-list-indexes';
 import { entryVersions } from './0010-entry-versions';
 import { scaleOut } from './0011-scale-out';
+import { calendarSyncTime } from './0012-calendar-sync-time';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-list-indexes': listIndexes,
   '0010-entry-versions': entryVersions,
   '0011-scale-out': scaleOut,
+  '0012-calendar-sync-time': calendarSyncTime,
 };
 
 export const migrationProvider: MigrationProvider = {

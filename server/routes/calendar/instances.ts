@@ -15,13 +15,14 @@ import { calendarDateSchema } from '../../../src/contract/calendar-values';
  * GET /api/v1/residents/{id}/instances?start_date=yyyy-MM-dd: the young person's calendar.
  * start_date (optional) keeps the entries that have not ended before that day (end_date >=
  * start_date), so an entry that is still going on is included. A row changes when its instance or
- * its event does, and is a tombstone when either is deleted.
+ * its event does (`sync_updated_at`), and is a tombstone when either is deleted.
  */
 const querySchema = z.object({
   start_date: calendarDateSchema('The date must look like 2026-01-31').optional(),
 });
 
-const updatedAt = sql`greatest(event_instances.updated_at, events.updated_at)`;
+// The newer of the instance's and its event's updated_at, kept on the instance (migration 0012) so an index holds the order.
+const updatedAt = sql.ref('event_instances.sync_updated_at');
 const deletedAt = sql`coalesce(event_instances.deleted_at, events.deleted_at)`;
 const spec: ListSpec = {
   fields: {
