@@ -31,6 +31,8 @@ const statements = [
   `create trigger events_sync_time after update of updated_at on events
     for each row when (old.updated_at is distinct from new.updated_at) execute function events_sync_time()`,
   `create index event_instances_sync on event_instances (tenant_id, resident_id, sync_updated_at, id)`,
+  // The event's trigger finds its instances by this (there was no index on event_id).
+  `create index event_instances_event on event_instances (event_id)`,
 ];
 
 export const calendarSyncTime: Migration = {
@@ -42,6 +44,7 @@ export const calendarSyncTime: Migration = {
     await sql.raw('drop trigger if exists event_instances_sync_time on event_instances').execute(db);
     await sql.raw('drop function if exists events_sync_time()').execute(db);
     await sql.raw('drop function if exists event_instances_sync_time()').execute(db);
+    await sql.raw('drop index if exists event_instances_event').execute(db);
     await sql.raw('drop index if exists event_instances_sync').execute(db);
     await sql.raw('alter table event_instances drop column if exists sync_updated_at').execute(db);
   },
