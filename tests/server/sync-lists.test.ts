@@ -178,7 +178,7 @@ describe('checkpoint pagination (calendar instances)', () => {
       .values(stamps.map((stamp) => ({ tenant_id: tenant.tenant_id, event_id: event.id, resident_id: residentId, start_date: '2031-02-02', end_date: '2031-02-02', updated_at: stamp })))
       .returning('id')
       .execute();
-    const ours = (rows: { id: string }[]) => rows.filter((r) => instances.some((i) => i.id === r.id));
+    const ours = <T extends { id: string }>(rows: T[]) => rows.filter((r) => instances.some((i) => i.id === r.id));
     /** Every row after `from`, page by page as the replica pulls, and the checkpoint it ends on. */
     const pullFrom = async (from: { updated_at: string; id: string }) => {
       const rows: CalendarInstance[] = [];
