@@ -79,7 +79,7 @@ describe('a create the server kept under the client id', () => {
     expect((await fileDocs()).map((f) => f.kind)).toEqual(['local']);
 
     expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
-    // Settling is two writes (marked synced, then the server's row): wait for the second.
+    // Wait until the outcome has settled the document.
     await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'synced', local_only: false }));
     expect(sentId(fake.sent[0]!.request)).toBe(id);
     const docs = await journalDocs();
@@ -90,6 +90,24 @@ describe('a create the server kept under the client id', () => {
     const files = await fileDocs();
     expect(files.map((f) => [f.id, f.kind])).toEqual([[fileCacheKey('journal', serverFileId), 'file']]);
     expect(new TextDecoder().decode(base64ToBytes(files[0]!.data!).slice(8))).toBe(PIXELS);
+  });
+
+  it('an answer that does not read as an entry (only its id) still settles the create in one write: never synced while "only on this device"', async () => {
+    let online = false;
+    server((request) => (online ? { status: 201, body: { success: true, data: { id: sentId(request) } } } : { status: 0, body: null }));
+    const result = await saveEntry('journal', { description: 'kept by the server' }, { now });
+    const entryId = result.ok ? result.id : '';
+    expect(entryId).not.toBe('');
+    const states: string[] = [];
+    const watching = open.db.journal.findOne(entryId).$.subscribe((doc) => states.push(`${doc?.get('sync_state')} local_only=${doc?.get('local_only')}`));
+    online = true;
+    configureOutbox({ now: () => Date.now() + 10 * 60_000 });
+    expect((await waitForOutboxToDrain(5_000)).drained).toBe(true);
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'synced' }));
+    watching.unsubscribe();
+    expect(await journalDocs()).toEqual([expect.objectContaining({ id: entryId, description: 'kept by the server', local_only: false, sync_outbox_id: null })]);
+    expect(states[0]).toBe('pending local_only=true');
+    expect(states).not.toContain('synced local_only=true');
   });
 
   it('the device’s clock says nothing against the server’s: a created document takes the server’s row even when the device runs ahead', async () => {

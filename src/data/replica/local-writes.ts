@@ -198,6 +198,11 @@ export interface Settled {
   readonly outboxId?: string | null;
   /** A delivered change: the server's answer as a document. */
   readonly copy?: Doc | null;
+  /**
+   * A delivered create the server kept under the document's id, with no answer readable as a
+   * document: the document is no longer only on this device (`local_only` false, in the same write).
+   */
+  readonly kept?: boolean;
 }
 
 /**
@@ -245,9 +250,10 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, settled: Se
       if (copy === 'tombstone' || copy === latest) return latest; // removed below; or stays as it is
       return { ...copy, ...syncFields(sync), sync_server: null, id };
     }
-    if (sync.state !== 'synced' || !parked) return { ...latest, ...syncFields(sync) };
+    const onServer = sync.state === 'synced' && settled.kept === true && latest.local_only === true ? { local_only: false } : {};
+    if (sync.state !== 'synced' || !parked) return { ...latest, ...syncFields(sync), ...onServer };
     // The change was delivered: the copy from before it is no news.
-    if (parked[BASE] === true) return { ...latest, ...syncFields(sync), sync_server: null };
+    if (parked[BASE] === true) return { ...latest, ...syncFields(sync), sync_server: null, ...onServer };
     if (parked._deleted === true) {
       tombstone = true; // the server no longer has it: removed below
       return latest;

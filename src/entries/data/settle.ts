@@ -23,8 +23,6 @@ import { settleServerId } from './settle-server-id';
 /** Each entry kind's collection, and their comments. */
 const ENTRY_COLLECTIONS = new Set<string>([...ENTRY_KINDS, 'comments']);
 
-type Current = Doc & { sync_state?: string; updated_at?: string; local_only?: boolean };
-
 export async function settleDelivered(local: LocalRef, sync: SyncState, result: OutboxResult | null | undefined): Promise<void> {
   if (result?.id && result.id !== local.id) {
     await settleServerId(local, result);
@@ -49,9 +47,6 @@ export async function settleDelivered(local: LocalRef, sync: SyncState, result: 
     return;
   }
   // Swaps in a copy a pull parked meanwhile (or removes the document when that copy is a tombstone).
-  await setSyncState(local.collection, local.id, sync, { outboxId });
   // The server has it under this id, but its row did not read: the re-sync brings it.
-  const after = await target.findOne(local.id).exec();
-  const current = after?.toMutableJSON() as Current | undefined;
-  if (after && current?.sync_state === 'synced' && current.local_only === true && result.id === local.id) await after.incrementalPatch({ local_only: false });
+  await setSyncState(local.collection, local.id, sync, { outboxId, kept: result.id === local.id });
 }

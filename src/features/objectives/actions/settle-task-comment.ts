@@ -31,8 +31,5 @@ export async function settleTaskComment(local: LocalRef, sync: SyncState, result
     await setSyncState(local.collection, local.id, sync, { copy: { ...serverDoc, id: local.id }, outboxId });
     return;
   }
-  await setSyncState(local.collection, local.id, sync, { outboxId });
-  const after = await db.tasks.findOne(local.id).exec();
-  const current = after?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
-  if (after && current?.sync_state === 'synced' && current.local_only && result?.id === local.id) await after.incrementalPatch({ local_only: false });
+  await setSyncState(local.collection, local.id, sync, { outboxId, kept: result?.id === local.id });
 }

@@ -9,8 +9,6 @@
 import { rewardExchangeSchema } from '@/contract/rewards';
 import type { LocalRef, OutboxResult } from '@/data/outbox/types';
 import { setSyncState, type SyncState } from '@/data/replica/local-writes';
-import { whenReplicaOpen } from '@/data/replica/replica-store';
-import type { RewardExchangeDoc } from '@/data/replica/types';
 import { rewardExchangeDocOf } from '@/data/replication/endpoints';
 
 export async function settleExchange(local: LocalRef, sync: SyncState, result: OutboxResult | null | undefined): Promise<void> {
@@ -21,10 +19,6 @@ export async function settleExchange(local: LocalRef, sync: SyncState, result: O
     await setSyncState(local.collection, local.id, sync, { copy: { ...rewardExchangeDocOf(parsed.data), id: local.id }, outboxId });
     return;
   }
-  await setSyncState(local.collection, local.id, sync, { outboxId });
   // Delivered without a readable answer: the server has it under this id; the history's pull brings its row.
-  const { db } = await whenReplicaOpen();
-  const after = await db.points.findOne(local.id).exec();
-  const current = after?.toJSON() as unknown as RewardExchangeDoc | undefined;
-  if (after && current?.kind === 'exchange' && current.sync_state === 'synced' && current.local_only) await after.incrementalPatch({ local_only: false });
+  await setSyncState(local.collection, local.id, sync, { outboxId, kept: true });
 }
