@@ -3,6 +3,7 @@
  * jamie signed in, then offline reloads timed until the dashboard shows its content.
  * Also the gzip size of the entry chunk and of the JS the dashboard route loads, from dist/.
  * e. (same browser run) with 1,000 journal entries seeded: offline open of /journal/entries, and save → list.
+ * Each time ends when the page paints what it waits for, checked in the page every frame (./shown.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { shown } from './shown';
 
 /** BENCH_PORT: where the bench's own server listens (loopback); several checkouts on one machine need their own. */
 const PORT = Number(process.env.BENCH_PORT ?? 8199);
@@ -142,7 +144,7 @@ async function journalBench(context: BrowserContext, page: Page, runs: number) {
     if (!controlled) await page.waitForTimeout(250);
   }
 
-  const firstCard = page.locator('ul[aria-label="Journal entries"] article').first();
+  const CARD = 'ul[aria-label="Journal entries"] article';
   const offlineSamples: number[] = [];
   const offlineErrors: string[] = [];
   await page.goto('/journal');
@@ -152,7 +154,7 @@ async function journalBench(context: BrowserContext, page: Page, runs: number) {
       try {
         const t0 = performance.now();
         await page.goto('/journal/entries', { waitUntil: 'commit' });
-        await firstCard.waitFor({ state: 'visible' });
+        await shown(page, CARD);
         offlineSamples.push(performance.now() - t0);
         await page.goto('/journal', { waitUntil: 'commit' });
       } catch (error) {
@@ -177,12 +179,12 @@ async function journalBench(context: BrowserContext, page: Page, runs: number) {
       const t0 = performance.now();
       await save.click();
       await page.waitForURL(/\/journal\/entries$/);
-      const shown = page.locator('ul[aria-label="Journal entries"]').getByText(text, { exact: true });
-      await shown.first().waitFor({ state: 'visible' });
+      await shown(page, CARD, text);
       saveSamples.push(performance.now() - t0);
       // More than one match right after saving means the list briefly showed the entry twice.
-      const count = await shown.count();
-      if (count !== 1) saveMatches.push({ run: i, matches: count, html: (await shown.evaluateAll((els) => els.map((el) => el.outerHTML.slice(0, 160)))).join(' | ') });
+      const saved = page.locator('ul[aria-label="Journal entries"]').getByText(text, { exact: true });
+      const count = await saved.count();
+      if (count !== 1) saveMatches.push({ run: i, matches: count, html: (await saved.evaluateAll((els) => els.map((el) => el.outerHTML.slice(0, 160)))).join(' | ') });
     } catch (error) {
       saveErrors.push(String(error).slice(0, 300));
       if (saveErrors.length >= 2) break;
@@ -231,11 +233,9 @@ export async function browserBench(root: string, options: { runs?: number } = {}
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
 
-    const heading = page.getByRole('heading', { level: 1 });
-    const roster = page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]');
     const dashboardVisible = async () => {
-      await heading.filter({ hasText: 'Hi Jamie' }).waitFor({ state: 'visible' });
-      await roster.waitFor({ state: 'visible' });
+      await shown(page, 'h1', 'Hi Jamie');
+      await shown(page, 'section[aria-labelledby="roster-title"][aria-busy="false"]');
     };
 
     await page.goto('/');
