@@ -12,6 +12,7 @@ import type { DataKey } from '../crypto/key-vault';
 import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { descendingQueriesStorage } from './descending-queries';
 import { readManyByRange } from './reads-by-id';
+import { writeManyInSlices } from './puts-in-slices';
 import { yieldToMain } from '@/lib/yield-to-main';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
@@ -120,7 +121,10 @@ function baseStorage(options: HearthStorageOptions) {
     getRxStorageDexie({
       ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
       ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
-      onCreate: readManyByRange,
+      onCreate: (dexie) => {
+        readManyByRange(dexie);
+        writeManyInSlices(dexie);
+      },
     }),
   );
 }
