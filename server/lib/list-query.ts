@@ -11,7 +11,7 @@ import { isCalendarDate } from '../../src/contract/calendar-values';
 
 /**
  * The list parameters every replicated collection takes (contract sync.ts): whitelisted filters,
- * sort, relations, tombstones with with_trashed=1, per_page (default 50, at most 500) and a
+ * sort, relations, tombstones with with_trashed=1, per_page (default 50, at most MAX_PAGE_SIZE, 1,000) and a
  * checkpoint. With a checkpoint the page is the rows strictly after (updated_at, id), in that
  * order, whatever sort was asked for: that is how a replica walks a collection exactly once.
  * A page in that order holds no row that a transaction still open could precede (fetchPage,

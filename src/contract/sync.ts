@@ -22,7 +22,7 @@ export const syncedRowSchema = z.object({
   deleted_at: timestampSchema.nullable(),
 });
 
-export const MAX_PAGE_SIZE = 500;
+export const MAX_PAGE_SIZE = 1000;
 
 /** Query parameters shared by every list endpoint, after qs-style parsing of `a[b][c]=` keys. */
 export const listQuerySchema = z.object({

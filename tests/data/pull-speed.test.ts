@@ -30,14 +30,14 @@ const openFresh = (): Promise<OpenReplica> => openReplicaForAccount(account, uni
 const requestsTo = (suffix: string, from: number) => sync.requests.slice(from).filter((r) => r.url.pathname.endsWith(suffix));
 
 describe('initial sync (issue 13)', () => {
-  it('pulls the calendar 500 rows a page and the journal 100, as the app configures them', async () => {
+  it('pulls the calendar 1,000 rows a page and the journal 100, as the app configures them', async () => {
     const open = await openFresh();
     const before = sync.requests.length;
     const handle = startReplication(open, { liveTriggers: false, retryTime: 200 });
     handles.push(handle);
     await handle.awaitInitial();
-    expect(requestsTo('/instances', before).map((r) => r.url.searchParams.get('per_page'))).toContain('500');
-    expect(requestsTo('/instances', before).every((r) => r.url.searchParams.get('per_page') === '500')).toBe(true);
+    expect(requestsTo('/instances', before).map((r) => r.url.searchParams.get('per_page'))).toContain('1000');
+    expect(requestsTo('/instances', before).every((r) => r.url.searchParams.get('per_page') === '1000')).toBe(true);
     expect(requestsTo('/journal/entries', before).every((r) => r.url.searchParams.get('per_page') === '100')).toBe(true);
   });
 

@@ -8,9 +8,10 @@ import { MAX_PAGE_SIZE } from '@/contract/sync';
 export const DEFAULT_PER_PAGE = 100;
 /**
  * Page size of collections whose rows are short and of fixed shape (calendar instances, the points
- * ledger and reward history, staff): the server's most (src/contract/sync.ts). An initial sync of
- * 5,000 calendar instances is 11 requests instead of 51; every page costs a round trip on a poor
- * connection, a server query that sorts the whole range, and an RxDB write. Rows with free text up
- * to 5,000 characters or form definitions (entries, feedback, tasks, documents, forms) keep 100.
+ * ledger and reward history, staff): the server's most (src/contract/sync.ts, 1,000). An initial
+ * sync of 5,000 calendar instances is 6 requests instead of 51; every page costs a round trip on a
+ * poor connection, a server query, and an RxDB write (whose puts go out in slices:
+ * ../database/puts-in-slices.ts). Rows with free text up to 5,000 characters or form definitions
+ * (entries, feedback, tasks, documents, forms) keep 100.
  */
 export const SHORT_ROWS_PER_PAGE = MAX_PAGE_SIZE;
