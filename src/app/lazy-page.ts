@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { rules } from '@/contract/rules';
+import { yieldToMain } from '@/lib/yield-to-main';
 
 export const CHUNK_RELOAD_KEY = 'hearth.chunkReloadAt';
 
@@ -22,10 +23,16 @@ function reloadAllowed(now: number): boolean {
 /**
  * The `lazy` of a route: loads the page's chunk. On failure the page reloads once (at most every
  * 10 s, SPEC §4/§9); otherwise the route's error element explains.
+ *
+ * The chunk is asked for after a yield: the bundler's preload helper adds a `modulepreload` link
+ * per chunk the page imports, and at a start that ran in the router's first navigation, one task of
+ * about 50 ms here under Lighthouse (a third of it the links' insertion), four times that on a
+ * cheap phone (docs/decisions.md "A route's chunk in a task of its own").
  */
 export function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return async (): Promise<{ Component: ComponentType }> => {
     try {
+      await yieldToMain();
       return { Component: pick(await load()) };
     } catch (error) {
       if (reloadAllowed(Date.now())) {
