@@ -55,6 +55,19 @@ export function randomKey(): DataKey {
 
 export const fakeIdb = { indexedDB, IDBKeyRange };
 
+/** A collection of short notes, their text encrypted: for tests of the storage below RxDB. */
+export const notesCollection = defineCollection<{ id: string; text: string }>()({
+  schema: {
+    title: 'notes',
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: { id: { type: 'string', maxLength: 40 }, text: { type: 'string' } },
+    required: ['id', 'text'],
+  },
+  encrypted: ['text'],
+});
+
 /** Every value of every record of every object store of an IndexedDB database, as JSON text. */
 export async function dumpIndexedDb(name: string): Promise<{ stores: string[]; text: string; records: number }> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {

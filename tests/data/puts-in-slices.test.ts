@@ -7,9 +7,9 @@ import Dexie, { type DBCore, type DBCoreMutateRequest, type DBCoreMutateResponse
 import { IDBObjectStore } from 'fake-indexeddb';
 import { DEXIE_DOCS_TABLE_NAME } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHearthDatabase, defineCollection } from '@/data/database/create-database';
+import { createHearthDatabase } from '@/data/database/create-database';
 import { PUTS_PER_SLICE, putsInSlices } from '@/data/database/puts-in-slices';
-import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { fakeIdb, notesCollection, randomKey, uniqueName } from './fixtures';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -85,18 +85,7 @@ describe('puts in slices', () => {
   });
 
   it('writes a pulled page of many documents whole through RxDB, encrypted, in more than one go', async () => {
-    const notes = defineCollection<{ id: string; text: string }>()({
-      schema: {
-        title: 'notes',
-        version: 0,
-        primaryKey: 'id',
-        type: 'object',
-        properties: { id: { type: 'string', maxLength: 40 }, text: { type: 'string' } },
-        required: ['id', 'text'],
-      },
-      encrypted: ['text'],
-    });
-    const db = await createHearthDatabase({ name: uniqueName(), key: randomKey(), collections: { notes }, ...fakeIdb, multiInstance: false });
+    const db = await createHearthDatabase({ name: uniqueName(), key: randomKey(), collections: { notes: notesCollection }, ...fakeIdb, multiInstance: false });
     try {
       const count = PUTS_PER_SLICE * 4;
       // Every put, and every answer to one, in the order they happen.

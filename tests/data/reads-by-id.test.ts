@@ -5,27 +5,11 @@
  */
 import { IDBObjectStore } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHearthDatabase, defineCollection, type HearthDatabase } from '@/data/database/create-database';
+import { createHearthDatabase, type HearthDatabase } from '@/data/database/create-database';
 import { KEYS_PER_ID, MANY_IDS } from '@/data/database/reads-by-id';
-import { fakeIdb, randomKey, uniqueName } from './fixtures';
+import { fakeIdb, notesCollection, randomKey, uniqueName } from './fixtures';
 
-interface Note {
-  id: string;
-  text: string;
-}
-
-const notes = defineCollection<Note>()({
-  schema: {
-    title: 'notes',
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: { id: { type: 'string', maxLength: 40 }, text: { type: 'string' } },
-    required: ['id', 'text'],
-  },
-  encrypted: ['text'],
-});
-const collections = { notes };
+const collections = { notes: notesCollection };
 type Db = HearthDatabase<typeof collections>;
 
 const opened: Db[] = [];

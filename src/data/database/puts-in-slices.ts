@@ -10,8 +10,8 @@
  * active while requests are pending and in the microtasks of their success events). The answer is
  * the one request's: failures by position in the whole list, every result in order.
  */
-import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Dexie, Middleware } from 'dexie';
-import { DEXIE_DOCS_TABLE_NAME } from 'rxdb/plugins/storage-dexie';
+import type { DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, Dexie } from 'dexie';
+import { docsTableMiddleware } from './docs-table-middleware';
 
 /** Puts issued in one go, at most. */
 export const PUTS_PER_SLICE = 250;
@@ -38,17 +38,7 @@ async function mutate(table: DBCoreTable, request: DBCoreMutateRequest): Promise
   return merged;
 }
 
-export const putsInSlices: Middleware<DBCore> = {
-  stack: 'dbcore',
-  name: 'hearth-puts-in-slices',
-  create: (down) => ({
-    ...down,
-    table(name) {
-      const table = down.table(name);
-      return name === DEXIE_DOCS_TABLE_NAME ? { ...table, mutate: (request) => mutate(table, request) } : table;
-    },
-  }),
-};
+export const putsInSlices = docsTableMiddleware('hearth-puts-in-slices', (table) => ({ mutate: (request) => mutate(table, request) }));
 
 /** For RxDB's Dexie settings (`onCreate`): adds the middleware above to each database it creates. */
 export function writeManyInSlices(db: Dexie): void {

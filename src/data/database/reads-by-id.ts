@@ -15,8 +15,8 @@
  * asked for, Dexie's own read. The answer is the same either way: one value per id asked, in that
  * order, `undefined` where none is stored.
  */
-import type { DBCore, DBCoreGetManyRequest, DBCoreKeyRange, DBCoreTable, Dexie, Middleware } from 'dexie';
-import { DEXIE_DOCS_TABLE_NAME } from 'rxdb/plugins/storage-dexie';
+import type { DBCoreGetManyRequest, DBCoreKeyRange, DBCoreTable, Dexie } from 'dexie';
+import { docsTableMiddleware } from './docs-table-middleware';
 
 /** Fewer ids than this: Dexie's own read (a few requests cost less than reading the range's keys). */
 export const MANY_IDS = 32;
@@ -51,17 +51,7 @@ function getMany(table: DBCoreTable, request: DBCoreGetManyRequest): Promise<unk
   });
 }
 
-const readsById: Middleware<DBCore> = {
-  stack: 'dbcore',
-  name: 'hearth-reads-by-id',
-  create: (down) => ({
-    ...down,
-    table(name) {
-      const table = down.table(name);
-      return name === DEXIE_DOCS_TABLE_NAME ? { ...table, getMany: (request) => getMany(table, request) } : table;
-    },
-  }),
-};
+const readsById = docsTableMiddleware('hearth-reads-by-id', (table) => ({ getMany: (request) => getMany(table, request) }));
 
 /** For RxDB's Dexie settings (`onCreate`): adds the middleware above to each database it creates. */
 export function readManyByRange(db: Dexie): void {
