@@ -3,7 +3,8 @@
  * bench/results/bench-<timestamp>.json, with a short table on stdout.
  *
  *   a. initial sync of 5,000 calendar instances (real server in-process → encrypted replica), in Node
- *      (fake-indexeddb) and in Chromium (its IndexedDB: sync-in-chromium.ts)
+ *      (fake-indexeddb) and in Chromium (its IndexedDB: sync-in-chromium.ts); the median of
+ *      BENCH_SYNC_RUNS runs each (default 3), every run's time beside it
  *   b. encrypted vs unencrypted insert and query of 1,000 documents, in Node (fake-indexeddb) and in
  *      Chromium (its IndexedDB and WebCrypto, where the replica runs: encryption-in-chromium.ts)
  *   c. local write → reactive query emission
@@ -27,6 +28,7 @@ import { runnerImport } from 'vite';
 import { apiLoadBench, apiLoadRows } from './api-load';
 import { browserBench } from './browser';
 import { encryptionInChromiumBench } from './encryption-in-chromium';
+import { medianRun } from './median-run';
 import { syncInChromiumBench } from './sync-in-chromium';
 import { imageCheckBench } from './image-check';
 import { lighthouseBench, lighthouseRows } from './lighthouse';
@@ -73,9 +75,10 @@ async function main() {
   let data: DataSections | null = null;
   const withData = async <T>(fn: (d: DataSections) => Promise<T>) => fn((data ??= await loadDataSections()));
 
+  const syncRuns = Number(process.env.BENCH_SYNC_RUNS ?? 3);
   const sections = {
-    initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => d.syncBench())),
-    initialSyncInChromium: await section('a. the same in Chromium (IndexedDB)', () => syncInChromiumBench(root)),
+    initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => medianRun(syncRuns, () => d.syncBench(), (r) => r.ms))),
+    initialSyncInChromium: await section('a. the same in Chromium (IndexedDB)', () => medianRun(syncRuns, () => syncInChromiumBench(root), (r) => r.ms)),
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     encryptionInChromium: await section('b. the same in Chromium (IndexedDB)', () => encryptionInChromiumBench(root)),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
@@ -101,7 +104,7 @@ async function main() {
   const failed = (s: SectionResult) => `FAILED: ${s.error ?? ''}`.slice(0, 100);
   const syncRow = (s: SectionResult) =>
     s.ok
-      ? `${get(s).ms} ms (in sync ${get(s).inSyncMs} ms), ${get(s).requests} requests (${get(s).calendarRequests} calendar), ${(get(s).responseBytes / 1024).toFixed(0)} KiB, ${get(s).docsPerSecond} docs/s`
+      ? `${get(s).ms} ms (median of ${get(s).allRuns.join('/')}; in sync ${get(s).inSyncMs} ms), ${get(s).requests} requests (${get(s).calendarRequests} calendar), ${(get(s).responseBytes / 1024).toFixed(0)} KiB, ${get(s).docsPerSecond} docs/s`
       : failed(s);
   rows.push(['a. initial sync 5,000 docs, Node', syncRow(sections.initialSync)]);
   rows.push(['a. initial sync 5,000 docs, Chromium', syncRow(sections.initialSyncInChromium)]);

@@ -104,6 +104,35 @@ describe('useHeldHeight, when a region mounts', () => {
   });
 });
 
+describe('the width a shape is kept for', () => {
+  it('is read once for every region of a screen (a read while rendering forces a layout), and again after a resize', () => {
+    const width = vi.spyOn(window, 'innerWidth', 'get');
+    window.dispatchEvent(new Event('resize')); // whatever an earlier test read is stale now
+    width.mockReturnValue(412);
+    function Screen() {
+      const a = useHeldHeight('test.a', true);
+      const b = useHeldHeight('test.b', true);
+      return <section ref={a.ref}><div ref={b.ref} /></section>;
+    }
+    const view = render(<Screen />);
+    view.rerender(<Screen />);
+    expect(width).toHaveBeenCalledTimes(1);
+
+    // Turned round: the other width's shapes.
+    view.unmount();
+    const before = render(<Region loading={false} />);
+    act(() => resize(before.getByTestId('region'), 80));
+    before.unmount();
+    width.mockReturnValue(915);
+    window.dispatchEvent(new Event('resize'));
+    const after = render(<Region loading={false} />);
+    act(() => resize(after.getByTestId('region'), 500));
+    expect(width).toHaveBeenCalledTimes(2);
+    expect(Object.keys(JSON.parse(localStorage.getItem(HELD_LAYOUT_KEY) ?? '{}'))).toEqual(['test.region@400', 'test.region@920']);
+    width.mockRestore();
+  });
+});
+
 describe('useHeldPresence', () => {
   it('while loading, keeps the place of a part that was there last time, and not of one that was not', () => {
     const first = render(<Part loading={false} present />);
