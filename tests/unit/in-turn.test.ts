@@ -56,6 +56,41 @@ describe('startInTurn', () => {
     await vi.waitFor(() => expect(started).toEqual(['a', 'b']));
   });
 
+  it('starts at most perTask in one task, the rest after a yield: seventeen set-ups are no one long task', async () => {
+    const run = answers();
+    const yields: (() => void)[] = [];
+    const yieldToMain = () => new Promise<void>((resolve) => yields.push(resolve));
+    const turns = startInTurn(['a', 'b', 'c', 'd', 'e'], run.start, { atOnce: Number.POSITIVE_INFINITY, perTask: 2, yieldToMain });
+    let all = false;
+    void turns.allStarted.then(() => (all = true));
+    expect(run.started).toEqual(['a', 'b']);
+    run.answer('a'); // a freed turn starts nothing more in this task: the yield is already due
+    await Promise.resolve();
+    expect(run.started).toEqual(['a', 'b']);
+    expect(yields).toHaveLength(1);
+    yields.shift()!();
+    await vi.waitFor(() => expect(run.started).toEqual(['a', 'b', 'c', 'd']));
+    expect(all).toBe(false);
+    yields.shift()!();
+    await vi.waitFor(() => expect(run.started).toEqual(['a', 'b', 'c', 'd', 'e']));
+    await vi.waitFor(() => expect(all).toBe(true));
+  });
+
+  it('cancelled while the rest waits for a later task, starts nothing more', async () => {
+    const run = answers();
+    const yields: (() => void)[] = [];
+    const turns = startInTurn(['a', 'b', 'c'], run.start, {
+      atOnce: Number.POSITIVE_INFINITY,
+      perTask: 1,
+      yieldToMain: () => new Promise<void>((resolve) => yields.push(resolve)),
+    });
+    turns.cancel();
+    await turns.allStarted;
+    yields.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(run.started).toEqual(['a']);
+  });
+
   it('cancelled, starts nothing more and says all started', async () => {
     const run = answers();
     const turns = startInTurn(['a', 'b', 'c'], run.start, { atOnce: 1 });
