@@ -2,7 +2,8 @@
  * h. Lighthouse (issue 13): login, dashboard and journal entries with Lighthouse's mobile defaults
  * (simulated Slow 4G, 4x CPU slowdown), median of 3 per page and metric; the signed-in pages in a
  * warm profile (jamie signed in once in that profile, the replica synced, the service worker in
- * control), the login page cold (Lighthouse resets storage before each run).
+ * control), the login page cold (Lighthouse resets storage before each run). Beside TBT, the
+ * trace's own tasks after the first paint (./trace-tasks.ts), which move less between runs.
  * g. Transferred JS per route: what the browser downloads (Accept-Encoding br, no cache, no service
  * worker) for a load of the route, and what the build's chunk graph says it needs (the budget test's
  * reckoning, tests/build/budgets.test.ts).
@@ -22,6 +23,7 @@ import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import { routeJsBudgets } from '../route-js';
+import { tasksAfterFirstPaint, type TasksAfterPaint, type TraceEvent } from './trace-tasks';
 
 const CHROME_FLAGS = [
   '--headless=new',
@@ -56,7 +58,9 @@ interface PageRuns {
   url: string;
   profile: 'cold' | 'warm';
   median: Metrics | null;
-  runs: (Metrics & { longTasks: unknown[]; layoutShifts: unknown[]; lcpElement: unknown; scriptTransferBytes: number })[];
+  runs: (Metrics & { longTasks: unknown[]; layoutShifts: unknown[]; lcpElement: unknown; scriptTransferBytes: number; afterPaint: TasksAfterPaint | null })[];
+  /** Medians over the runs of the trace's own tasks after the first paint (./trace-tasks.ts). */
+  afterPaint: TasksAfterPaint | null;
   errors: string[];
 }
 
@@ -101,7 +105,7 @@ type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 type Items = { items?: Record<string, unknown>[] } | undefined;
 const items = (lhr: Lhr, audit: string): Record<string, unknown>[] => ((lhr.audits[audit]?.details as Items)?.items ?? []);
 
-function metricsOf(lhr: Lhr): PageRuns['runs'][number] {
+function metricsOf(lhr: Lhr, trace: { traceEvents?: TraceEvent[] } | undefined): PageRuns['runs'][number] {
   const value = (audit: string) => lhr.audits[audit]?.numericValue ?? Number.NaN;
   return {
     lcpMs: Math.round(value('largest-contentful-paint')),
@@ -118,6 +122,7 @@ function metricsOf(lhr: Lhr): PageRuns['runs'][number] {
     scriptTransferBytes: items(lhr, 'network-requests')
       .filter((r) => r.resourceType === 'Script')
       .reduce((n, r) => n + Number(r.transferSize ?? 0), 0),
+    afterPaint: trace?.traceEvents ? tasksAfterFirstPaint(trace.traceEvents) : null,
   };
 }
 
@@ -130,7 +135,7 @@ async function lighthouseRuns(url: string, port: number, runs: number, warm: boo
     // Warm: keep the profile's cookies, IndexedDB, service worker and caches between runs.
     disableStorageReset: warm,
   };
-  const result: PageRuns = { url, profile: warm ? 'warm' : 'cold', median: null, runs: [], errors: [] };
+  const result: PageRuns = { url, profile: warm ? 'warm' : 'cold', median: null, runs: [], errors: [], afterPaint: null };
   // A run Lighthouse could not record (NO_NAVSTART, now and then the first after the warm-up) is run
   // again, so the median is of `runs` runs; two failures end the page.
   for (let i = 0; result.runs.length < runs && result.errors.length < 2; i++) {
@@ -138,13 +143,13 @@ async function lighthouseRuns(url: string, port: number, runs: number, warm: boo
       const outcome = await lighthouse(url, flags);
       if (!outcome) throw new Error('no result');
       if (outcome.lhr.runtimeError) throw new Error(`${outcome.lhr.runtimeError.code}: ${outcome.lhr.runtimeError.message}`);
-      result.runs.push(metricsOf(outcome.lhr));
+      const trace = (outcome.artifacts as { Trace?: { traceEvents?: TraceEvent[] } }).Trace;
+      result.runs.push(metricsOf(outcome.lhr, trace));
       // LIGHTHOUSE_DUMP=<dir>: every report in full, to open in a Lighthouse viewer when a number is off.
       if (process.env.LIGHTHOUSE_DUMP) {
         mkdirSync(process.env.LIGHTHOUSE_DUMP, { recursive: true });
         const name = `${new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'login'}-${warm ? 'warm' : 'cold'}-${i}`;
         writeFileSync(join(process.env.LIGHTHOUSE_DUMP, `${name}.json`), JSON.stringify(outcome.lhr));
-        const trace = (outcome.artifacts as { Trace?: unknown }).Trace;
         if (trace) writeFileSync(join(process.env.LIGHTHOUSE_DUMP, `${name}.trace.json`), JSON.stringify(trace));
       }
     } catch (error) {
@@ -154,6 +159,11 @@ async function lighthouseRuns(url: string, port: number, runs: number, warm: boo
   if (result.runs.length) {
     const of = (key: keyof Metrics) => median(result.runs.map((r) => r[key]));
     result.median = { lcpMs: of('lcpMs'), fcpMs: of('fcpMs'), tbtMs: of('tbtMs'), cls: of('cls'), score: of('score') };
+    const traced = result.runs.flatMap((r) => (r.afterPaint ? [r.afterPaint] : []));
+    if (traced.length) {
+      const ofTasks = (key: keyof TasksAfterPaint) => median(traced.map((t) => t[key]));
+      result.afterPaint = { longestMs: ofTasks('longestMs'), count: ofTasks('count'), over50At4xMs: ofTasks('over50At4xMs') };
+    }
   }
   return result;
 }
@@ -278,7 +288,7 @@ export async function lighthouseBench(options: LighthouseOptions = {}) {
       logLevel: 'silent',
     });
     // Cold first: Lighthouse clears the origin's storage before each login run (and the profile is fresh).
-    const skipped = (url: string): PageRuns => ({ url, profile: 'warm', median: null, runs: [], errors: ['not asked for'] });
+    const skipped = (url: string): PageRuns => ({ url, profile: 'warm', median: null, runs: [], errors: ['not asked for'], afterPaint: null });
     const login = want('login') ? await lighthouseRuns(`${base}/`, chrome.port, runs, false) : skipped(`${base}/`);
     if (want('dashboard') || want('journal')) await warmUp(base, chrome.port);
     const dashboard = want('dashboard') ? await lighthouseRuns(`${base}/dashboard`, chrome.port, runs, true) : skipped(`${base}/dashboard`);
@@ -304,7 +314,8 @@ export function lighthouseRows(result: Awaited<ReturnType<typeof lighthouseBench
   const page = (name: string, p: PageRuns): [string, string] => [
     `h. lighthouse ${name} (${p.profile})`,
     p.median
-      ? `LCP ${(p.median.lcpMs / 1000).toFixed(2)} s, FCP ${(p.median.fcpMs / 1000).toFixed(2)} s, TBT ${p.median.tbtMs} ms, CLS ${p.median.cls}, score ${p.median.score} (median of ${p.runs.length})`
+      ? `LCP ${(p.median.lcpMs / 1000).toFixed(2)} s, FCP ${(p.median.fcpMs / 1000).toFixed(2)} s, TBT ${p.median.tbtMs} ms, CLS ${p.median.cls}, score ${p.median.score} (median of ${p.runs.length})` +
+        (p.afterPaint ? `; traced after FCP: longest task ${p.afterPaint.longestMs} ms, ${p.afterPaint.count} over 50 ms at 4x adding ${p.afterPaint.over50At4xMs} ms` : '')
       : `FAILED: ${p.errors[0] ?? 'no run'}`.slice(0, 100),
   ];
   // KB = 1,000 bytes, as the budgets (tests/build/budgets.test.ts) and Vite count.
