@@ -20,8 +20,9 @@ export const TURN_MS = 1_000;
 
 /**
  * How many replications set up in one task. A warm start starts all seventeen at once; in one task
- * their set-up (checkpoint storage, IndexedDB transactions, subscriptions) was a 25-30 ms task in
- * Lighthouse traces, four times that on its simulated phone, where anything over 50 ms blocks input.
+ * their set-up (checkpoint storage, IndexedDB transactions, subscriptions) was a task of about 19 ms
+ * in Lighthouse traces (24-29 ms with V8's profiler on), four times that on its simulated phone,
+ * where anything over 50 ms blocks input.
  */
 export const STARTS_PER_TASK = 4;
 
