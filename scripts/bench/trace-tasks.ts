@@ -30,7 +30,10 @@ export function tasksAfterFirstPaint(events: readonly TraceEvent[]): TasksAfterP
   const tasks = new Map<string, TraceEvent[]>();
   for (const event of events) {
     const thread = `${event.pid}:${event.tid}`;
-    if (event.ph === 'X' && event.name === 'RunTask' && renderers.has(thread)) tasks.set(thread, [...(tasks.get(thread) ?? []), event]);
+    if (event.ph !== 'X' || event.name !== 'RunTask' || !renderers.has(thread)) continue;
+    const list = tasks.get(thread);
+    if (list) list.push(event);
+    else tasks.set(thread, [event]);
   }
   // The page's main thread is the renderer that ran the most tasks (others are extensions' or blank pages').
   const [thread, mainTasks] = [...tasks.entries()].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
