@@ -46,6 +46,9 @@ const ACCOUNT_PATH = '/api/v1/auth/user';
 /** A server is quiet after this many health answers in a row, each within QUIET_MS. */
 const QUIET_ANSWERS = 5;
 const QUIET_MS = 10;
+/** A server that never says its warm-up ended (an old baseline) is warm after SETTLED_SECONDS under SETTLED_CPU_MS of CPU a second. */
+const SETTLED_CPU_MS = 50;
+const SETTLED_SECONDS = 3;
 const PHASES = ['health', 'pulls', 'paced'] as const;
 const PULLS = ['journal', 'account'] as const;
 type PhaseName = (typeof PHASES)[number];
@@ -290,13 +293,24 @@ class BenchServer {
    * A production server loads the image check's model in each of its workers once it listens
    * (about a second of CPU each): measured beside it, the first seconds of a phase ran on what the
    * warm-up left of two cores (paced p99 49 ms in one run, 24 ms in the next). Phases start once the
-   * server says the check is ready, or that it did not start.
+   * server says the check is ready, or that it did not start. A baseline from before that line (the
+   * issue's "before", d45b40b) never says it: it is warm once its CPU has settled, under
+   * SETTLED_CPU_MS a second for SETTLED_SECONDS seconds in a row.
    */
   private async waitForWarmUp(logFile: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    const pid = this.process?.pid;
+    let second = { at: Date.now(), cpu: pid ? cpuMs(pid) : null };
+    let settled = 0;
     while (Date.now() < deadline) {
       if (/"msg":"image check (ready|did not start)/.test(readFileSync(logFile, 'utf8'))) return;
       await new Promise((r) => setTimeout(r, 250));
+      if (!pid || Date.now() - second.at < 1_000) continue;
+      const now = { at: Date.now(), cpu: cpuMs(pid) };
+      const used = now.cpu !== null && second.cpu !== null ? ((now.cpu - second.cpu) * 1_000) / (now.at - second.at) : Number.POSITIVE_INFINITY;
+      settled = used < SETTLED_CPU_MS ? settled + 1 : 0;
+      second = now;
+      if (settled >= SETTLED_SECONDS) return;
     }
     throw new Error(`the server in ${this.serverDir} did not finish warming up within ${timeoutMs} ms`);
   }
