@@ -87,6 +87,34 @@ describe('taking over the prerendered login screen', () => {
     await waitFor(() => expect([now.selectionStart, now.selectionEnd]).toEqual([2, 3]));
   });
 
+  it('typing that goes on into the new field keeps its place: the caret is not put back behind it', async () => {
+    fakeFetch();
+    const target = await prerendered();
+    const username = staticInput(target, 'username');
+    username.value = 'j';
+    username.focus();
+    username.setSelectionRange(1, 1);
+
+    await takeOver(target);
+    const now = screen.getByLabelText('Username') as HTMLInputElement;
+    expect(document.activeElement).toBe(now);
+    /** A key as the browser types it: at the caret, which moves past it. */
+    const type = (keys: string) => {
+      for (const key of keys) {
+        const at = now.selectionStart ?? now.value.length;
+        now.setRangeText(key, at, at, 'end');
+        now.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    };
+    // The next keys land before the carry-over's second placing (a task later), as a fast typist's do.
+    type('amie');
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10)); // that placing has run
+    });
+    type('!');
+    await waitFor(() => expect(now.value).toBe('jamie!'));
+  });
+
   it('sends a send that the first-paint script held back, with what was typed', async () => {
     const server = fakeFetch((req) => (req.path === '/auth/login' ? json(422, { success: false, message: 'Not right' }) : undefined));
     const target = await prerendered();

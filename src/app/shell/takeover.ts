@@ -55,8 +55,12 @@ export function watchPrerendered(container: HTMLElement): Takeover | null {
         target.focus({ preventScroll: true });
         const start = focused instanceof HTMLInputElement ? focused.selectionStart : null;
         const end = focused instanceof HTMLInputElement ? (focused.selectionEnd ?? start) : null;
+        const carried = focused.value;
         const place = () => {
           if (!(target instanceof HTMLInputElement) || start === null || document.activeElement !== target) return;
+          // Typed into React's field since: the browser has put the caret after those keys already;
+          // the old position would send the next ones into the middle of the word ("jamie" became "jmiea").
+          if (target.value !== carried) return;
           try {
             target.setSelectionRange(start, end ?? start);
           } catch {
