@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const html = readFileSync(join(import.meta.dirname, '../../index.html'), 'utf8');
 const script = /<script id="first-paint">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
@@ -102,6 +102,85 @@ describe('the first-paint script', () => {
     } finally {
       shell.remove();
     }
+  });
+
+  describe('under the prerendered login screen', () => {
+    let frames: FrameRequestCallback[] = [];
+    let paintListener: ((list: { getEntriesByName(name: string): unknown[] }) => void) | null = null;
+    const tag = document.createElement('script');
+    tag.dataset.entry = '/assets/index.js';
+    const entryLoaded = () => document.head.querySelectorAll('script[type="module"]').length === 1;
+    const nextFrame = () => frames.splice(0).forEach((frame) => frame(performance.now()));
+    const paint = (name: string) => paintListener?.({ getEntriesByName: (wanted) => (wanted === name ? [{ name }] : []) });
+
+    function withPaintTiming(supported: boolean): void {
+      class FakeObserver {
+        static supportedEntryTypes = supported ? ['paint', 'navigation'] : ['navigation'];
+        constructor(listener: typeof paintListener) {
+          paintListener = listener;
+        }
+        observe(options: { type: string; buffered: boolean }) {
+          expect(options).toEqual({ type: 'paint', buffered: true });
+        }
+        disconnect() {
+          paintListener = null;
+        }
+      }
+      vi.stubGlobal('PerformanceObserver', FakeObserver);
+    }
+
+    beforeEach(() => {
+      vi.useFakeTimers();
+      frames = [];
+      paintListener = null;
+      vi.stubGlobal('requestAnimationFrame', (frame: FrameRequestCallback) => frames.push(frame));
+      vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible');
+      Object.defineProperty(document, 'currentScript', { configurable: true, get: () => tag });
+    });
+
+    afterEach(() => {
+      document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]').forEach((element) => element.remove());
+      delete (document as { currentScript?: unknown }).currentScript;
+      vi.unstubAllGlobals();
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+    });
+
+    it('starts the modules once the first contentful paint is reported, not at the first frame', () => {
+      withPaintTiming(true);
+      runFirstPaint();
+      nextFrame();
+      vi.advanceTimersByTime(0);
+      expect(entryLoaded()).toBe(false);
+      paint('first-paint');
+      expect(entryLoaded()).toBe(false);
+      paint('first-contentful-paint');
+      expect(entryLoaded()).toBe(true);
+      vi.advanceTimersByTime(1_000); // the fallback finds them started: nothing twice
+      expect(document.head.querySelectorAll('script[type="module"]')).toHaveLength(1);
+    });
+
+    it('starts them 300 ms after the first frame when no paint is reported', () => {
+      withPaintTiming(true);
+      runFirstPaint();
+      vi.advanceTimersByTime(1_000);
+      expect(entryLoaded()).toBe(false); // no frame yet: the stylesheet is still on its way
+      nextFrame();
+      vi.advanceTimersByTime(299);
+      expect(entryLoaded()).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(entryLoaded()).toBe(true);
+    });
+
+    it('without paint timing, starts them right after the first frame', () => {
+      withPaintTiming(false);
+      runFirstPaint();
+      expect(paintListener).toBeNull();
+      nextFrame();
+      expect(entryLoaded()).toBe(false);
+      vi.advanceTimersByTime(0);
+      expect(entryLoaded()).toBe(true);
+    });
   });
 
   it("starts the app's modules, and on a signed-in start the replica's chunks beside them", () => {
