@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
+import { type APIRequestContext, type Browser, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
+import { expect, followOffline, test } from './support/offline';
 import { DEFAULT_SEED, envInt, sequenceSeed } from '../tests/support/chaos-seeds';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
@@ -194,6 +195,7 @@ interface Device {
 
 async function openDevice(browser: Browser, name: string): Promise<Device> {
   const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London' });
+  followOffline(context);
   const wire = new Wire();
   const page = await context.newPage();
   const device: Device = { name, context, page, wire, online: true };

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';

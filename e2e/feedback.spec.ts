@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { expectNoAxeViolations } from './support/axe';
 import { signInAsJamie } from './support/sign-in';
 import { staffApi } from './support/staff';

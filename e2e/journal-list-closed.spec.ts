@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { baseURL } from '../playwright.config';
 import { entryMessages } from '../src/contract/entries';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';

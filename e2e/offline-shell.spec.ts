@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
 

@@ -1,4 +1,5 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { signInAsJamie } from './support/sign-in';
 import { waitForWorker } from './support/worker';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { changedPushMessage, pushUrls } from '../src/contract/push';
 import { PUSH_SUBSCRIBE_FAILED } from '../src/features/dashboard/actions/subscribe-to-push';
 import { withProfile } from './support/profile';

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './support/offline';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { signInAsJamie } from './support/sign-in';
