@@ -89,17 +89,27 @@ async function main() {
     scaleOut: await section('j. scale out on PostgreSQL (horizon cost, WORKERS=1 vs 2)', () => scaleOutBench()),
   };
 
-  const report = {
-    startedAt: started.toISOString(),
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGb: Math.round(totalmem() / 2 ** 30) },
-    sections,
+  // The browser's version is part of the machine: Chromium 150's IndexedDB took the same sync about
+  // twice as long as Chromium 156's on these machines (docs/decisions.md, "Replica speed").
+  const chromium = [sections.initialSyncInChromium, sections.encryptionInChromium]
+    .map((s) => /Chromium [\d.]+/.exec(String((s.result as { method?: unknown } | undefined)?.method ?? ''))?.[0])
+    .find(Boolean);
+  const machine = {
+    node: process.version,
+    chromium: chromium ?? null,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
   };
+  const report = { startedAt: started.toISOString(), machine, sections };
   const dir = join(root, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `bench-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 
-  const rows: [string, string][] = [];
+  const rows: [string, string][] = [
+    ['machine', `Node ${machine.node}, ${machine.chromium ?? 'no Chromium'}, ${machine.cpus} × ${machine.cpuModel ?? 'unknown CPU'}, ${machine.memoryGb} GB`],
+  ];
   const get = (s: SectionResult) => s.result as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const failed = (s: SectionResult) => `FAILED: ${s.error ?? ''}`.slice(0, 100);
   const syncRow = (s: SectionResult) =>
