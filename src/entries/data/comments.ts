@@ -57,9 +57,10 @@ async function writeComment(target: CommentTarget, draft: CommentDraft, now: Dat
   if (existing && createsAgain && existing.sync_outbox_id) {
     if (!(await withdrawUnsentWrite(existing.sync_outbox_id))) return refused(STILL_SENDING);
     withdrew = true;
-  } else if (existing?.sync_state === 'failed') {
+  } else if (existing && existing.sync_state !== 'synced') {
     // The refused change (and anything behind it) is replaced by this one: it leaves the queue, so
-    // the new one is not stuck behind it and nothing counts it twice.
+    // the new one is not stuck behind it and nothing counts it twice. Pending too, as for entries
+    // (save-entry.ts): a refusal whose outcome is not applied yet must not hold this one back.
     withdrew = await withdrawWritesOf({ collection: 'comments', id: existing.id });
   }
   // Photos written on this device go with the write that carries them; when that write was taken
