@@ -55,6 +55,9 @@ const cases: { name: string; path: string; storage: Record<string, unknown> }[] 
   { name: 'a gaming style left behind, signed out', path: '/', storage: { 'hearth.kidsStyle': 'gaming_style' } },
 ];
 
+/** What the script added to the head: the modules' preloads and the entry's tag. */
+const removeModules = () => document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]').forEach((element) => element.remove());
+
 afterEach(() => {
   localStorage.clear();
   window.history.replaceState({}, '', '/');
@@ -139,7 +142,7 @@ describe('the first-paint script', () => {
     });
 
     afterEach(() => {
-      document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]').forEach((element) => element.remove());
+      removeModules();
       delete (document as { currentScript?: unknown }).currentScript;
       vi.unstubAllGlobals();
       vi.restoreAllMocks();
@@ -193,20 +196,19 @@ describe('the first-paint script', () => {
       preloads: [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname),
       entry: [...document.head.querySelectorAll<HTMLScriptElement>('script[type="module"]')].map((script) => new URL(script.src).pathname),
     });
-    const clear = () => document.head.querySelectorAll('link[rel="modulepreload"], script[type="module"]').forEach((element) => element.remove());
     try {
       // Signed out, away from the login screen: the entry and its own preloads only.
       window.history.replaceState({}, '', '/terms-and-conditions');
       runFirstPaint();
       expect(loaded()).toEqual({ preloads: ['/assets/start.js'], entry: ['/assets/index.js'] });
-      clear();
+      removeModules();
 
       localStorage.setItem('hearth.session', JSON.stringify(stub));
       window.history.replaceState({}, '', '/journal/entries');
       runFirstPaint();
       expect(loaded()).toEqual({ preloads: ['/assets/start.js', '/assets/lifecycle.js', '/assets/replica.js'], entry: ['/assets/index.js'] });
     } finally {
-      clear();
+      removeModules();
       delete (document as { currentScript?: unknown }).currentScript;
     }
   });
