@@ -7,7 +7,7 @@
 import { configureOutbox, getOutboxConfig } from '@/data/outbox/outbox';
 import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
-import { forgetLocalChange, setSyncState } from '@/data/replica/local-writes';
+import { setSyncState } from '@/data/replica/local-writes';
 import { requestResync } from '@/data/replication/resync';
 
 /**
@@ -20,14 +20,12 @@ import { requestResync } from '@/data/replication/resync';
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas.
   settleDelivered: async (local, sync, result) => {
-    forgetLocalChange(local.collection, local.id);
     if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
     if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
   },
   setSyncState: async (local, sync, result) => {
-    forgetLocalChange(local.collection, local.id);
     // A form document's refused answers keep the server's field errors (shown beside the questions).
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
     // An entry's edit conflict keeps the other device's version beside the young person's (issue 12).

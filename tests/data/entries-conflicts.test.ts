@@ -250,17 +250,18 @@ describe('edit conflicts on the device', () => {
     expect((await saveEntry('journal', { description: `${TAG} held second` }, { id })).ok).toBe(true);
     await otherDeviceEdits(id, `${TAG} held theirs`);
     // The pull reads the entry (pending, the second change), then the refusal of the first lands, then the pull writes.
+    // The pull's modifier reads a page's stored entries with one findByIds.
     const collection = open.db.journal;
-    const findOne = collection.findOne.bind(collection);
+    const findByIds = collection.findByIds.bind(collection);
     let race: (() => Promise<void>) | null = async () => {
       online = true;
       flushOutboxNowOnline();
       await eventually(async () => (await doc(id))?.sync_state === 'failed', 10_000, 'the refusal, mid-pull');
     };
     let raced = false;
-    collection.findOne = ((query: string) => {
-      const rxQuery = findOne(query);
-      if (!race || query !== id) return rxQuery;
+    collection.findByIds = ((ids: string[]) => {
+      const rxQuery = findByIds(ids);
+      if (!race || !ids.includes(id)) return rxQuery;
       const run = race;
       race = null;
       return {
@@ -271,13 +272,13 @@ describe('edit conflicts on the device', () => {
           return read;
         },
       };
-    }) as unknown as typeof collection.findOne;
+    }) as unknown as typeof collection.findByIds;
     try {
       getReplication()!.reSync(['journal']);
       await eventually(() => raced, 15_000, 'the pull with the refusal in between');
       await getReplication()!.awaitInSync();
     } finally {
-      delete (collection as unknown as Record<string, unknown>).findOne;
+      delete (collection as unknown as Record<string, unknown>).findByIds;
     }
     await eventually(async () => otherVersionOf((await doc(id))!)?.description === `${TAG} held theirs`, 10_000, 'the other version beside it');
     expect(await doc(id)).toMatchObject({ description: `${TAG} held second`, sync_state: 'failed', sync_message: entryMessages.editConflict });

@@ -228,7 +228,7 @@ describe('an edit the server took, while a pull had parked its copy from before 
     const result = await saveEntry('journal', { description: 'my new words' }, { id: entryId, now });
     expect(result.ok).toBe(true);
     await waitUntil(() => expect(fake.sent).toHaveLength(1));
-    // What a pull that fetched the row before the edit reached the server leaves (pull.ts, keepLocalChange).
+    // What a pull that fetched the row before the edit reached the server leaves (pull.ts's modifier).
     await (await open.db.journal.findOne(entryId).exec())!.incrementalPatch({ sync_server: { ...stored, ...parked } });
     const seen: string[] = [];
     const watching = open.db.journal.findOne(entryId).$.subscribe((doc) => seen.push(String(doc?.description)));

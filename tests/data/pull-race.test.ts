@@ -127,3 +127,41 @@ describe('a local change made while a pull is between its read and its write', (
     );
   });
 });
+
+describe('a local change settled while a pull is between its read and its write', () => {
+  it('is not brought back pending by the pull: the record stays synced with the server copy that has both changes', async () => {
+    await changeOnOtherDevice({ journal_colour: 'sunshine' });
+    online = false;
+    const current = (await residentDoc())!;
+    const chosen = current.app_settings.kids_style === 'gaming_style' ? 'fun_style' : 'gaming_style';
+    expect((await updateKidsStyle(residentId(), current.app_settings, chosen)).ok).toBe(true);
+    expect(await residentDoc()).toMatchObject({ sync_state: 'pending' });
+
+    // The pull reads the record while its change is pending; the change is delivered and settled
+    // before RxDB writes what the pull decided.
+    const race = betweenModifierAndWrite(async () => {
+      online = true;
+      flushOutbox();
+      expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
+      await eventually(async () => (await residentDoc())?.sync_state === 'synced', 15_000, 'the settled change');
+    });
+    try {
+      getReplication()!.reSync(['resident']);
+      await eventually(() => race.ran(), 15_000, 'the pull of the resident record');
+      await getReplication()!.awaitInSync();
+    } finally {
+      race.restore();
+    }
+
+    // Before the fix the pull wrote "pending" back on a change nothing would settle again.
+    await eventually(
+      async () => {
+        const doc = await residentDoc();
+        return doc?.sync_state === 'synced' && doc.app_settings.kids_style === chosen && doc.app_settings.journal_colour === 'sunshine';
+      },
+      15_000,
+      'the settled record with both changes',
+    );
+    expect((await residentDoc())?.sync_outbox_id).toBeNull();
+  });
+});

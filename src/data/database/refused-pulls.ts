@@ -7,10 +7,19 @@
  * chaos suite, issue 12). This wrapper hands such refused copies to the pull of their collection,
  * which writes them again on the document as it is now (src/data/replication/pull.ts).
  *
+ * It also refuses, the same way, a pulled copy built on a local state the document no longer has.
+ * The pull's modifier reads the document when the page arrives and RxDB writes what it decided a
+ * little later, in its own queue, with the revision it reads then; a change made in between passes
+ * the storage's own check. So a copy that kept a pending change the outbox has settled since would
+ * bring back "pending" for good (nothing would settle it again: an entry that never let the young
+ * person reply, seen in e2e after a reload); one built on a synced document would write the server's
+ * copy over a change made since. Compared with RxDB's `previous`, the stored document, the decision
+ * is taken against exactly what the write replaces.
+ *
  * It sits below the collections' own rules (./keep-newest.ts: a copy they refuse stays refused) and
  * above the encryption, so it sees plain documents.
  */
-import type { RxStorage, RxStorageInstance } from 'rxdb';
+import type { BulkWriteRow, RxDocumentData, RxStorage, RxStorageInstance, RxStorageWriteError } from 'rxdb';
 import { patchInstances } from './patch-instances';
 
 export type RefusedCopy = Record<string, unknown> & { id: string };
@@ -35,18 +44,47 @@ export function onRefusedPull(databaseName: string, collectionName: string, list
   };
 }
 
+/** `pending:<outbox id>`, `failed:<outbox id>` or `synced`: the local change a document carries. */
+function localState(doc: Record<string, unknown> | undefined): string {
+  if (!doc) return 'none';
+  const state = doc.sync_state;
+  return state === 'pending' || state === 'failed' ? `${state}:${String(doc.sync_outbox_id ?? '')}` : 'synced';
+}
+
+/**
+ * A pulled copy the modifier built on another local state than the stored one. A new document
+ * (nothing stored) only when the copy carries a local change: the document was there and is gone,
+ * taken back since, and writing the copy would bring it back pending.
+ */
+function builtOnStaleState(row: BulkWriteRow<Record<string, unknown>>): boolean {
+  if (!row.previous) return localState(row.document) !== 'synced';
+  return localState(row.previous) !== localState(row.document);
+}
+
 /** Replaces the instance's bulkWrite in place, as ./keep-newest.ts does (a proxy would loop). */
 function watchInstance(instance: AnyInstance, key: string): AnyInstance {
   const original = instance.bulkWrite.bind(instance);
   instance.bulkWrite = async (rows, context) => {
-    const result = await original(rows, context);
-    if (context.startsWith(DOWNSTREAM)) {
-      for (const error of result.error) {
-        if (error.status !== 409) continue;
-        for (const listener of listeners.get(key) ?? []) listener(error.writeRow.document as unknown as RefusedCopy);
-      }
+    if (!context.startsWith(DOWNSTREAM)) return original(rows, context);
+    const stale = rows.filter(builtOnStaleState);
+    const staleRows = new Set(stale);
+    const written = stale.length === 0 ? rows : rows.filter((row) => !staleRows.has(row));
+    const result = written.length > 0 ? await original(written, context) : { error: [] };
+    const refused = stale.map((row): RxStorageWriteError<Record<string, unknown>> => ({
+      status: 409,
+      isError: true,
+      documentId: String(row.document[instance.schema.primaryKey as string] ?? ''),
+      writeRow: row,
+      // RxDB's downstream skips a 409 without reading it; with nothing stored, the copy stands in.
+      documentInDb: (row.previous ?? row.document) as RxDocumentData<Record<string, unknown>>,
+      context,
+    }));
+    const response = refused.length === 0 ? result : { error: [...result.error, ...refused] };
+    for (const error of response.error) {
+      if (error.status !== 409) continue;
+      for (const listener of listeners.get(key) ?? []) listener(error.writeRow.document as unknown as RefusedCopy);
     }
-    return result;
+    return response;
   };
   return instance;
 }

@@ -3,10 +3,10 @@
  * A pull never overwrites a document whose `sync_state` is pending or failed; the server's copy
  * waits in `sync_server` and replaces the local one when the outbox marks it synced.
  *
- * The pull decides that in its modifier, a moment before RxDB writes what it decided: a change made
- * in between would be overwritten by the older server copy (seen under load: a chosen style flipped
- * back until the next pull). So each optimistic change is remembered until its outcome settles it,
- * and `keepLocalChange` puts it back over such a write, with the server's copy parked.
+ * The pull decides that in its modifier, a moment before RxDB writes what it decided; a write
+ * decided on a local state the document no longer has is refused by the storage and decided again
+ * on the document as it is then (../database/refused-pulls.ts), so nothing here has to put a
+ * change back over a pull or settle a document twice.
  */
 import type { RxCollection, RxDocument } from 'rxdb';
 import { whenReplicaOpen } from './replica-store';
@@ -32,15 +32,6 @@ export type ReplicaCollectionName =
 
 type Doc = Record<string, unknown> & { id: string };
 
-interface LocalChange {
-  readonly patch: Record<string, unknown>;
-  readonly sync: SyncState;
-}
-
-/** Optimistic changes still on their way, by `collection/id` (several changes to one document merge). */
-const unsettled = new Map<string, LocalChange>();
-const changeKey = (collection: ReplicaCollectionName, id: string) => `${collection}/${id}`;
-
 /**
  * A pending change to a document that matches the server keeps the server's copy, marked as the
  * base, in `sync_server`: if the server refuses the change for good, the young person can discard
@@ -65,7 +56,6 @@ export async function discardLocalChange(collection: ReplicaCollectionName, id: 
   const current = doc.toMutableJSON() as Doc;
   const parked = (current.sync_server as Record<string, unknown> | null | undefined) ?? null;
   if (!parked && current.local_only !== true) return false;
-  forgetLocalChange(collection, id);
   if (!parked || parked._deleted === true) {
     await doc.remove();
     return true;
@@ -75,55 +65,9 @@ export async function discardLocalChange(collection: ReplicaCollectionName, id: 
   return true;
 }
 
-/** The outcome of the document's latest write arrived (the composition root's outcome sink says so). */
-export function forgetLocalChange(collection: ReplicaCollectionName, id: string): void {
-  unsettled.delete(changeKey(collection, id));
-}
-
-/**
- * A refusal is remembered like a local change until the young person acts on it: a pull that read
- * the document while it was still pending and writes after it was marked failed would otherwise
- * bring back "pending" (with a later write's outbox id that waits behind the refused one, so nothing
- * would ever settle it; the chaos suite saw it once edit conflicts made refusals common). Its
- * content is the document's own, so only the state is put back.
- */
-export function holdRefusal(collection: ReplicaCollectionName, id: string, sync: SyncState): void {
-  unsettled.set(changeKey(collection, id), { patch: {}, sync });
-}
-
-const carries = (doc: Record<string, unknown>, sync: SyncState) => doc.sync_state === sync.state && (doc.sync_outbox_id ?? null) === sync.outbox_id;
-
 /** A document as a parked server copy: without RxDB's own fields and without a copy of its own. */
 function asParked(doc: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(doc).filter(([field]) => !field.startsWith('_') && field !== 'sync_server'));
-}
-
-/**
- * Called with each document a pull wrote: when it no longer carries an unsettled local change (the
- * pull read the document just before the change), the change goes back on top and what the pull
- * brought waits in `sync_server` (a pulled server copy as it is, a stale pending copy's own parked one).
- */
-export async function keepLocalChange(collection: ReplicaCollectionName, written: Record<string, unknown>): Promise<void> {
-  const id = String(written.id);
-  const key = changeKey(collection, id);
-  const wanted = unsettled.get(key);
-  if (!wanted) {
-    // A pull that read the document while its change was pending wrote it back after the change was
-    // settled: settled again now, not only by the recheck's timer (a page closed or reloaded before
-    // that timer would leave it pending for good, with nothing left to settle it).
-    const settled = settledLately.get(key);
-    if (settled && written.sync_state === 'pending' && written.sync_outbox_id === settled) await resettle(collection, id, settled);
-    return;
-  }
-  if (carries(written, wanted.sync)) return;
-  const doc = await (await collectionOf(collection)).findOne(id).exec();
-  if (!doc) return;
-  await doc.incrementalModify((latest) => {
-    const change = unsettled.get(key);
-    if (!change || carries(latest, change.sync)) return latest;
-    const parked = latest.sync_state === 'synced' ? asParked(latest) : ((latest.sync_server as Record<string, unknown> | null | undefined) ?? null);
-    return { ...latest, ...change.patch, ...syncFields(change.sync), sync_server: parked, id };
-  });
 }
 
 async function collectionOf(name: ReplicaCollectionName): Promise<RxCollection<Doc>> {
@@ -151,10 +95,6 @@ export async function applyLocalChange(
   const { sync_server: _ignored, ...clean } = patch;
   const base = options.base ? { ...asParked(options.base), [BASE]: true } : null;
   const merge = (current: Doc): Doc => ({ ...current, ...clean, ...syncFields(sync), sync_server: base ?? baseFor(current, sync), id });
-  const key = changeKey(collection, id);
-  if (sync.state === 'pending') unsettled.set(key, { patch: { ...unsettled.get(key)?.patch, ...clean }, sync });
-  else if (sync.state === 'failed') holdRefusal(collection, id, sync);
-  else unsettled.delete(key);
   const existing = await target.findOne(id).exec();
   if (existing) {
     await existing.incrementalModify(merge);
@@ -186,10 +126,6 @@ export async function setSyncState(collection: ReplicaCollectionName, id: string
   const target = await collectionOf(collection);
   const doc = await target.findOne(id).exec();
   if (!doc) return;
-  if (sync.state === 'synced') {
-    const settledOutboxId = settled.outboxId ?? (doc.toMutableJSON() as { sync_outbox_id?: string | null }).sync_outbox_id ?? null;
-    if (settledOutboxId) recheckSettled(collection, id, settledOutboxId);
-  }
   await applySyncState(doc, sync, settled);
 }
 
@@ -205,38 +141,8 @@ export interface Settled {
   readonly kept?: boolean;
 }
 
-/**
- * A pull that read the document while it was still pending can write it back pending just after
- * it was marked synced (the pull's modifier keeps pending documents). The outbox entry is gone by
- * then, so nothing would ever settle it again: look once more shortly after, and settle it if it
- * still waits on the very write that was just settled.
- */
-const RECHECK_AFTER_MS = [1_000, 5_000];
-/** The outbox entry each document was last settled on in this page, for as long as the rechecks run. */
-const settledLately = new Map<string, string>();
-function recheckSettled(collection: ReplicaCollectionName, id: string, outboxId: string): void {
-  const key = changeKey(collection, id);
-  settledLately.set(key, outboxId);
-  RECHECK_AFTER_MS.forEach((delay, index) => {
-    setTimeout(() => {
-      if (index === RECHECK_AFTER_MS.length - 1 && settledLately.get(key) === outboxId) settledLately.delete(key);
-      void resettle(collection, id, outboxId).catch(() => undefined);
-    }, delay);
-  });
-}
-
-/** Marks the document synced if it still waits on `outboxId`, a write already settled. */
-async function resettle(collection: ReplicaCollectionName, id: string, outboxId: string): Promise<void> {
-  const target = await collectionOf(collection);
-  const doc = await target.findOne(id).exec();
-  const current = doc?.toMutableJSON() as { sync_state?: string; sync_outbox_id?: string | null } | undefined;
-  if (!doc || current?.sync_state !== 'pending' || current.sync_outbox_id !== outboxId) return;
-  await applySyncState(doc, { state: 'synced', message: null, outbox_id: null }, { outboxId });
-}
-
 async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, settled: Settled): Promise<void> {
   const id = doc.primary;
-  if (sync.state === 'failed') holdRefusal(doc.collection.name as ReplicaCollectionName, id, sync);
   // Decided on the document as it is written, not as it was read: a pull can park a newer server
   // copy in between, and that copy is what the document must become (the chaos suite, issue 12).
   let tombstone = false;

@@ -26,7 +26,7 @@ import { fetchOne, fetchPage } from '@/api/sync/fetch-page';
 import type { Failure, Result } from '@/api/result';
 import { withQuery, type ListQuery } from '@/contract/query-string';
 import { onRefusedPull } from '../database/refused-pulls';
-import { keepLocalChange, type ReplicaCollectionName } from '../replica/local-writes';
+import type { ReplicaCollectionName } from '../replica/local-writes';
 import { SYNCED, syncFields } from '../replica/types';
 import { DEFAULT_PER_PAGE } from './page-sizes';
 
@@ -275,12 +275,9 @@ export function startPull<Row extends SyncedRow>(
       batchSize: generic.kind === 'pages' ? (generic.perPage ?? DEFAULT_PER_PAGE) : DEFAULT_PER_PAGE,
     },
   });
-  // The modifier's read and RxDB's write are not one step: a local change made between them comes back.
-  replication.received$.subscribe((written) => {
-    void keepLocalChange(generic.collection, written).catch(() => undefined);
-  });
-  // And a pulled copy the storage refused because the document changed in between (RxDB would drop
-  // it and move its checkpoint past the row) is written again on the document as it is now.
+  // The modifier's read and RxDB's write are not one step: a pulled copy the storage refused because
+  // the document changed in between (../database/refused-pulls.ts; RxDB would drop it and move its
+  // checkpoint past the row) is written again on the document as it is now.
   const stopWatching = onRefusedPull(collection.database.name, collection.name, (copy) => {
     void writeRefusedCopy(collection as unknown as RxCollection<Doc>, copy, generic.serverFields ?? []).catch(() => undefined);
   });
@@ -296,7 +293,7 @@ export function startPull<Row extends SyncedRow>(
 /**
  * What the modifier decides, decided again on the stored document (../database/refused-pulls.ts):
  * a synced document takes the server's copy, a pending or failed one parks it (taking its
- * `serverFields`); never over a copy already newer than it.
+ * `serverFields`), a document gone since gets it back; never over a copy already newer than it.
  */
 async function writeRefusedCopy(collection: RxCollection<Doc>, refused: Doc, serverFields: readonly string[]): Promise<void> {
   const pulled = (refused.sync_state === 'pending' || refused.sync_state === 'failed' ? refused.sync_server : refused) as Doc | null | undefined;
@@ -305,7 +302,11 @@ async function writeRefusedCopy(collection: RxCollection<Doc>, refused: Doc, ser
   // The server's copy as the modifier has it: its fields and sync fields, without RxDB's own.
   const server = Object.fromEntries(Object.entries(pulled).filter(([field]) => !field.startsWith('_') && field !== 'sync_server')) as Doc;
   const doc = await collection.findOne(refused.id).exec();
-  if (!doc) return;
+  if (!doc) {
+    // Taken back since the modifier read it (a discarded change): the server's copy is what is left.
+    if (!deleted) await collection.insert({ ...server, ...syncFields(SYNCED), sync_server: null, id: refused.id }).catch(() => undefined);
+    return;
+  }
   const newer = (copy: unknown) => String((copy as Doc | null | undefined)?.updated_at ?? '') > String(server.updated_at ?? '');
   await doc.incrementalModify((latest) => {
     const current = latest as Doc & { sync_state?: string };

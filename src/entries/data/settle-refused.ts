@@ -9,7 +9,7 @@ import type { RxCollection } from 'rxdb';
 import { entryMessages } from '@/contract/entries';
 import { isEntryKind } from '@/contract/entry-kind';
 import type { LocalRef, OutboxResult } from '../../data/outbox/types';
-import { holdRefusal, setSyncState } from '../../data/replica/local-writes';
+import { setSyncState } from '../../data/replica/local-writes';
 import { whenReplicaOpen } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type SyncState } from '../../data/replica/types';
 import { isConflictRefusal } from './conflict-state';
@@ -34,7 +34,6 @@ export async function settleRefused(local: LocalRef, sync: SyncState, result: Ou
   // Parked as a pull parks a server copy.
   const other: Parked = { ...server, ...syncFields(SYNCED), id: local.id, _deleted: false };
   const refusal = { ...sync, message: entryMessages.editConflict };
-  holdRefusal(local.collection, local.id, refusal);
   await doc.incrementalModify((latest) => {
     const parked = (latest.sync_server as Parked | null | undefined) ?? null;
     const keep = parked && parked.sync_base !== true && parked._deleted !== true && String(parked.updated_at ?? '') >= String(other.updated_at);

@@ -1,6 +1,5 @@
 import { taskMessages } from '@/contract/tasks';
 import { withdrawWritesOf } from '@/data/outbox/outbox';
-import { forgetLocalChange } from '@/data/replica/local-writes';
 import type { TaskCommentOverlayDoc } from '@/data/replica/types';
 import { localFileKey } from '@/entries/data/file-keys';
 import { replicaForWrite } from '@/entries/data/replica-for-write';
@@ -20,7 +19,6 @@ export async function discardTaskComment(commentId: string): Promise<{ ok: true 
   const overlay = doc?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
   if (!doc || overlay?.kind !== 'comment' || overlay.sync_state !== 'failed') return { ok: true };
   await withdrawWritesOf({ collection: 'tasks', id: commentId });
-  forgetLocalChange('tasks', commentId);
   for (const file of overlay.files) await (await open.db.files.findOne(localFileKey(file.id)).exec())?.remove();
   await doc.remove();
   return { ok: true };
