@@ -106,8 +106,22 @@ export async function expectDetectorNoticesInjection(page: Page, watch: XssWatch
         '<a href=javascript:>',
       ]),
     );
+  // Every refusal the control causes is in before the watch forgets them: an image's error handler
+  // runs only once its request for `x` has failed, which on a busy machine came after the first
+  // refusal (an svg's, at once) and then showed up as a finding of the next screen. An image is
+  // `complete` in the task that fires its error, so its refusal is logged by then.
   await expect
-    .poll(async () => (await watch.findings()).some((f) => f.startsWith('console')), { message: 'the CSP refusal of an injected handler is seen' })
+    .poll(
+      async () => {
+        const images = await page.evaluate(() => {
+          const found = Array.from(document.querySelectorAll<HTMLImageElement>('#xss-control img'));
+          return found.every((image) => image.complete) ? found.filter((image) => image.hasAttribute('onerror')).length : null;
+        });
+        const refusals = (await watch.findings()).filter((f) => f.startsWith('console')).length;
+        return images !== null && refusals >= Math.max(1, images);
+      },
+      { message: 'the CSP refusals of the injected handlers are seen, the images\' too' },
+    )
     .toBe(true);
   await page.evaluate(() => document.getElementById('xss-control')?.remove());
   watch.reset();
