@@ -237,6 +237,43 @@ describe('journal writes with the real server', () => {
     expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
   });
 
+  it('[server: lock] Try again marks the entry pending before the write goes again: a quick answer settles it, never the other way round', async () => {
+    const text = `${TAG} retried`;
+    await saveEntry('journal', { description: text });
+    expect((await waitForOutboxToDrain(10_000)).drained).toBe(true);
+    await eventually(async () => (await tagged(text))[0]?.sync_state === 'synced', 10_000, 'the entry');
+    const id = (await tagged(text))[0]!.id;
+    const lock = (closed: boolean) =>
+      sync.server.db.updateTable('journal_entries').set({ locked_at: closed ? sql<Date>`now()` : null, updated_at: sql`clock_timestamp()` }).where('id', '=', id).execute();
+    await lock(true);
+    expect(await saveEntry('journal', { description: `${text} again` }, { id })).toMatchObject({ ok: true });
+    await eventually(async () => (await open.db.journal.findOne(id).exec())?.get('sync_state') === 'failed', 10_000, 'the refusal');
+    await lock(false);
+
+    // A busy device: every read of the entry takes a while, so the answer can come back first.
+    const collection = open.db.journal;
+    const findOne = collection.findOne.bind(collection);
+    collection.findOne = ((query: string) => {
+      const rxQuery = findOne(query);
+      if (query !== id) return rxQuery;
+      return { exec: async () => (await new Promise((resolve) => setTimeout(resolve, 300)), rxQuery.exec()) };
+    }) as unknown as typeof collection.findOne;
+    const statesAtAnswer: string[] = [];
+    afterServerAnswered = async (request) => {
+      if (request.url.includes(`/journal/entries/${id}`)) statesAtAnswer.push(String((await findOne(id).exec())?.get('sync_state')));
+    };
+    try {
+      expect(await retryFailedEntry('journal', id)).toEqual({ ok: true });
+      await eventually(() => statesAtAnswer.length > 0, 10_000, 'the write sent again');
+      await eventually(async () => (await findOne(id).exec())?.get('sync_state') === 'synced', 10_000, 'the settled entry');
+    } finally {
+      delete (collection as unknown as Record<string, unknown>).findOne;
+    }
+    expect(statesAtAnswer).toEqual(['pending']);
+    expect((await open.db.journal.findOne(id).exec())!.toJSON()).toMatchObject({ description: `${text} again`, sync_state: 'synced', sync_outbox_id: null });
+    expect(await refreshCounts()).toMatchObject({ pending: 0, failed: 0 });
+  });
+
   it('a refused entry the server never had is removed by Discard', async () => {
     const text = `${TAG} never created`;
     // Shared with someone who is not staff of jamie's home: the server refuses the create (422).

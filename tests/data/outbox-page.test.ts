@@ -9,11 +9,12 @@ import {
   replayHere,
   resetOutboxConfig,
   resumeOutbox,
+  retryFailedWrite,
   waitForOutboxToDrain,
   wipeOutbox,
 } from '@/data/outbox/outbox';
 import type { OutcomeSink, SyncStateValue } from '@/data/outbox/outcomes';
-import { allRecords } from '@/data/outbox/store';
+import { allRecords, updateRecord } from '@/data/outbox/store';
 import type { LocalRef } from '@/data/outbox/types';
 import { entryWrite, fakeTransport, freshStore, ok, testKey } from './outbox-support';
 import { waitUntil } from '../support/wait';
@@ -96,6 +97,35 @@ describe('the page side of the outbox (no service worker)', () => {
     await resumeOutbox();
     expect(server.sent).toHaveLength(2);
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
+  });
+
+  it('Try again after a refusal goes under a new Idempotency-Key (the server gives a key\'s refusal back for a day); it reaches the server once the reason passed', async () => {
+    let refuse = 2;
+    const { server, states } = setUp(() => (refuse-- > 0 ? { status: 422, body: { success: false, message: 'Closed' } } : ok()));
+    const input = entryWrite();
+    await enqueueWrite(input);
+    await waitUntil(() => expect(states.map(([, sync]) => sync.state)).toEqual(['failed']));
+    expect(await retryFailedWrite(input.idempotencyKey)).toBe(true);
+    await waitUntil(() => expect(states.map(([, sync]) => sync.state)).toEqual(['failed', 'failed']));
+    expect(await retryFailedWrite(input.idempotencyKey)).toBe(true);
+    await waitUntil(() => expect(states.map(([, sync]) => sync.state)).toEqual(['failed', 'failed', 'synced']));
+    const keys = server.sent.map((sent) => sent.request.headers['Idempotency-Key']);
+    expect(keys).toEqual([input.idempotencyKey, `${input.idempotencyKey}.1`, `${input.idempotencyKey}.2`]);
+    // The local document keeps its outbox id through every try.
+    expect(states.map(([local]) => local.outboxId)).toEqual([input.idempotencyKey, input.idempotencyKey, input.idempotencyKey]);
+  });
+
+  it('a write that failed without a refusal is sent again under its own key: the server may have it already', async () => {
+    let answers = 0;
+    const { server } = setUp(() => (answers++ === 0 ? { status: 0, body: null } : ok()));
+    const input = entryWrite();
+    await enqueueWrite(input);
+    await waitUntil(() => expect(server.sent).toHaveLength(1));
+    // What a write left when it ran out of tries: failed, its last answer no answer at all.
+    await updateRecord(store, input.idempotencyKey, (current) => ({ ...current, state: 'failed', leaseUntil: 0, nextAttemptAt: 0 }));
+    expect(await retryFailedWrite(input.idempotencyKey)).toBe(true);
+    await waitUntil(() => expect(server.sent).toHaveLength(2));
+    expect(server.sent[1]!.request.headers['Idempotency-Key']).toBe(input.idempotencyKey);
   });
 
   it('counts, discards (keeping the text, marked not sent) and wipes', async () => {

@@ -138,13 +138,17 @@ export async function makeWaitingDue(options: OutboxStoreOptions): Promise<numbe
   return due;
 }
 
-/** A failed entry is sent again (the person changed nothing, or the server was fixed). */
+/**
+ * A failed entry is sent again (the person changed nothing, or the server was fixed). After a
+ * refusal (4xx) under a new Idempotency-Key: the server would give the old answer back.
+ */
 export async function retryRecord(options: OutboxStoreOptions, id: string): Promise<boolean> {
-  const written = await updateRecord(options, id, (current) =>
-    current.state === 'failed' && current.request
-      ? { ...current, state: 'pending', nextAttemptAt: 0, leaseUntil: 0, attempts: 0, failure: null, notified: false }
-      : null,
-  );
+  const written = await updateRecord(options, id, (current) => {
+    if (current.state !== 'failed' || !current.request) return null;
+    const refused = current.lastStatus !== null && current.lastStatus >= 400 && current.lastStatus < 500;
+    const keyRound = (current.keyRound ?? 0) + (refused ? 1 : 0);
+    return { ...current, state: 'pending', nextAttemptAt: 0, leaseUntil: 0, attempts: 0, failure: null, notified: false, keyRound };
+  });
   return written !== null;
 }
 

@@ -6,6 +6,7 @@ import { allRecords, updateRecord, type OutboxStoreOptions } from './store';
 import { claim, isReady, nextRecord, unreadableRecord, verdictOf, type HttpOutcome } from './transition';
 import {
   IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeyOf,
   OUTBOX_LOCK,
   type OutboxMessage,
   type OutboxMeta,
@@ -174,7 +175,7 @@ async function pass(options: ReplayOptions, leasesLapsed: boolean): Promise<Repl
     const { body, contentType } = buildBody(request.body, files);
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      [IDEMPOTENCY_KEY_HEADER]: record.id,
+      [IDEMPOTENCY_KEY_HEADER]: idempotencyKeyOf(claimed),
       [CSRF_HEADER_NAME]: token,
     };
     if (contentType) headers['Content-Type'] = contentType;

@@ -98,6 +98,21 @@ export interface OutboxRecord {
   result?: string | null;
   /** The outcome (sent / failed) has been applied to the local replica by a page. */
   notified: boolean;
+  /**
+   * How many times a refused write was sent again ("Try again"). The server keeps a 4xx answer
+   * under its Idempotency-Key for a day and gives it back to a repeat without looking again, so a
+   * refusal whose reason has passed would be refused for a day: each try goes under a key of its
+   * own (`idempotencyKeyOf`). Absent on entries never tried again.
+   */
+  keyRound?: number;
+}
+
+/**
+ * The Idempotency-Key a record is sent with: its id, and after a refusal tried again its id and
+ * round. A refusal changed nothing on the server, so a new key cannot apply the write twice.
+ */
+export function idempotencyKeyOf(record: Pick<OutboxRecord, 'id' | 'keyRound'>): string {
+  return record.keyRound ? `${record.id}.${record.keyRound}` : record.id;
 }
 
 /** What a delivered write answered, as far as the page needs it (sealed at rest). */

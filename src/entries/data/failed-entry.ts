@@ -32,9 +32,14 @@ export async function retryFailedEntry(kind: EntryKind, id: string): Promise<Fai
   if (!doc) return { ok: true };
   if (isEditConflict(doc)) return keepMine(kind, id);
   const outboxId = doc.sync_outbox_id;
-  if (!outboxId || !(await retryFailedWrite(outboxId))) return { ok: false, message: SEND_AGAIN_BY_EDITING };
+  if (!outboxId) return { ok: false, message: SEND_AGAIN_BY_EDITING };
+  // Pending first: the write's answer (synced, or refused again) must land after it. Marked pending
+  // after the write went, a quick answer was overwritten and the entry said "pending" for good.
   await applyLocalChange(kind, id, {}, { state: 'pending', message: null, outbox_id: outboxId });
-  return { ok: true };
+  if (await retryFailedWrite(outboxId)) return { ok: true };
+  // Nothing of it left to send again (taken back meanwhile): failed as it was.
+  await applyLocalChange(kind, id, {}, { state: 'failed', message: doc.sync_message, outbox_id: outboxId });
+  return { ok: false, message: SEND_AGAIN_BY_EDITING };
 }
 
 /**

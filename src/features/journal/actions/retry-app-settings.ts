@@ -5,9 +5,10 @@ import { applyLocalChange } from '@/data/replica/local-writes';
 import { updateAppSettings } from './update-app-settings';
 
 /**
- * "Try again" after the journal's look was refused: the outbox sends the kept write again (same
- * Idempotency-Key). When the outbox no longer holds it (discarded at logout warning), the settings
- * the device shows are queued again as a new write.
+ * "Try again" after the journal's look was refused: the outbox sends the kept write again (under a
+ * new Idempotency-Key: the server keeps a refusal's answer under the old one). When the outbox no
+ * longer holds it (discarded at logout warning), the settings the device shows are queued again as
+ * a new write.
  */
 export async function retryAppSettings(
   residentId: string,
