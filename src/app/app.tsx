@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app-providers';
+import { setNavigationDestination } from './lazy-page';
 import { routes } from './routes';
 
 let router: ReturnType<typeof createBrowserRouter> | null = null;
@@ -10,7 +11,13 @@ let router: ReturnType<typeof createBrowserRouter> | null = null;
  * at start; src/main.tsx yields before it).
  */
 function theRouter(): ReturnType<typeof createBrowserRouter> {
-  return (router ??= createBrowserRouter(routes));
+  if (router) return router;
+  const made = createBrowserRouter(routes);
+  setNavigationDestination(() => {
+    const going = made.state.navigation.location;
+    return going ? `${going.pathname}${going.search}${going.hash}` : null;
+  });
+  return (router = made);
 }
 
 /**
