@@ -44,31 +44,30 @@ export function onRefusedPull(databaseName: string, collectionName: string, list
   };
 }
 
-/** `pending:<outbox id>`, `failed:<outbox id>` or `synced`: the local change a document carries. */
+/**
+ * `pending:<outbox id>`, `failed:<outbox id>` or `synced`: the local change a document carries
+ * (nothing stored carries none).
+ */
 function localState(doc: Record<string, unknown> | undefined): string {
-  if (!doc) return 'none';
-  const state = doc.sync_state;
-  return state === 'pending' || state === 'failed' ? `${state}:${String(doc.sync_outbox_id ?? '')}` : 'synced';
+  const state = doc?.sync_state;
+  return state === 'pending' || state === 'failed' ? `${state}:${String(doc?.sync_outbox_id ?? '')}` : 'synced';
 }
 
 /**
- * A pulled copy the modifier built on another local state than the stored one. A new document
- * (nothing stored) only when the copy carries a local change: the document was there and is gone,
- * taken back since, and writing the copy would bring it back pending.
+ * A pulled copy the modifier built on another local state than the stored one. With nothing stored,
+ * one that carries a local change: the document was there and is gone, taken back since, and
+ * writing the copy would bring it back pending.
  */
-function builtOnStaleState(row: BulkWriteRow<Record<string, unknown>>): boolean {
-  if (!row.previous) return localState(row.document) !== 'synced';
-  return localState(row.previous) !== localState(row.document);
-}
+const builtOnStaleState = (row: BulkWriteRow<Record<string, unknown>>): boolean => localState(row.previous) !== localState(row.document);
 
 /** Replaces the instance's bulkWrite in place, as ./keep-newest.ts does (a proxy would loop). */
 function watchInstance(instance: AnyInstance, key: string): AnyInstance {
   const original = instance.bulkWrite.bind(instance);
   instance.bulkWrite = async (rows, context) => {
     if (!context.startsWith(DOWNSTREAM)) return original(rows, context);
-    const stale = rows.filter(builtOnStaleState);
-    const staleRows = new Set(stale);
-    const written = stale.length === 0 ? rows : rows.filter((row) => !staleRows.has(row));
+    const written: BulkWriteRow<Record<string, unknown>>[] = [];
+    const stale: BulkWriteRow<Record<string, unknown>>[] = [];
+    for (const row of rows) (builtOnStaleState(row) ? stale : written).push(row);
     const result = written.length > 0 ? await original(written, context) : { error: [] };
     const refused = stale.map((row): RxStorageWriteError<Record<string, unknown>> => ({
       status: 409,

@@ -138,6 +138,10 @@ export async function makeWaitingDue(options: OutboxStoreOptions): Promise<numbe
   return due;
 }
 
+/** A failed entry the server refused (4xx): the server certainly did not act on it. */
+const refusedByServer = (record: OutboxRecord): boolean =>
+  record.state === 'failed' && record.lastStatus !== null && record.lastStatus >= 400 && record.lastStatus < 500;
+
 /**
  * A failed entry is sent again (the person changed nothing, or the server was fixed). After a
  * refusal (4xx) under a new Idempotency-Key: the server would give the old answer back.
@@ -145,8 +149,7 @@ export async function makeWaitingDue(options: OutboxStoreOptions): Promise<numbe
 export async function retryRecord(options: OutboxStoreOptions, id: string): Promise<boolean> {
   const written = await updateRecord(options, id, (current) => {
     if (current.state !== 'failed' || !current.request) return null;
-    const refused = current.lastStatus !== null && current.lastStatus >= 400 && current.lastStatus < 500;
-    const keyRound = (current.keyRound ?? 0) + (refused ? 1 : 0);
+    const keyRound = (current.keyRound ?? 0) + (refusedByServer(current) ? 1 : 0);
     return { ...current, state: 'pending', nextAttemptAt: 0, leaseUntil: 0, attempts: 0, failure: null, notified: false, keyRound };
   });
   return written !== null;
@@ -239,8 +242,7 @@ export async function withdrawRecord(options: OutboxStoreOptions, id: string): P
   let withdrawn = false;
   await updateRecord(options, id, (current) => {
     const neverTried = current.state === 'pending' && current.attempts === 0 && current.leaseUntil === 0;
-    const refused = current.state === 'failed' && current.lastStatus !== null && current.lastStatus >= 400 && current.lastStatus < 500;
-    if (!neverTried && !refused) return null;
+    if (!neverTried && !refusedByServer(current)) return null;
     withdrawn = true;
     return 'delete';
   });
