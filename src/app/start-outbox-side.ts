@@ -9,6 +9,7 @@ import { createOutcomeSink, type OutcomeSink } from '@/data/outbox/outcomes';
 import { startOutbox } from '@/data/outbox/start-outbox';
 import { setSyncState } from '@/data/replica/local-writes';
 import { requestResync } from '@/data/replication/resync';
+import { startNeverQueuedSweep } from '@/data/unsent-on-device';
 
 /**
  * What the outbox does to the replica after a replay. The one place that knows the settle code of
@@ -37,7 +38,8 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
 
 /**
  * Wires the replica sink into the outbox and (unless `outbox` is false) the page's side of the
- * outbox: replay on start, online, visible, a heartbeat, the worker's messages. Returns the undo
+ * outbox: replay on start, online, visible, a heartbeat, the worker's messages, and the sweep for
+ * changes whose write never reached the queue (src/data/unsent-on-device.ts). Returns the undo
  * (the previous sink comes back).
  */
 export function startOutboxSide(options: { readonly outbox: boolean }): () => void {
@@ -47,7 +49,11 @@ export function startOutboxSide(options: { readonly outbox: boolean }): () => vo
   stops.push(() => {
     if (getOutboxConfig().sink === replicaOutcomeSink) configureOutbox({ sink: previousSink });
   });
-  if (options.outbox) stops.push(startOutbox());
+  if (options.outbox) {
+    stops.push(startOutbox());
+    // A change whose write never reached the queue (the page died in between) is shown as not sent.
+    stops.push(startNeverQueuedSweep());
+  }
   return () => {
     for (const undo of stops.reverse()) undo();
   };

@@ -13,11 +13,17 @@ describe('logout with unsent items', () => {
     countsStore.set({ pending: 2, held: 0, failed: 1 });
     const onSignOut = vi.fn();
     const onCancel = vi.fn();
-    render(<UnsentDialog onSignOut={onSignOut} onCancel={onCancel} />);
+    render(<UnsentDialog notQueued={0} onSignOut={onSignOut} onCancel={onCancel} />);
     expect(screen.getByRole('heading', { name: 'You have 3 things that have not been sent yet' })).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Wait for them to send' }) as HTMLButtonElement).disabled).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Sign out and delete them' }));
     expect(onSignOut).toHaveBeenCalledWith(true);
+  });
+
+  it('counts what no queued write holds (the wipe would delete it too)', () => {
+    countsStore.set({ pending: 1, held: 0, failed: 0 });
+    render(<UnsentDialog notQueued={2} onSignOut={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.getByRole('heading', { name: 'You have 3 things that have not been sent yet' })).toBeTruthy();
   });
 
   it('uses the singular for one thing', () => {

@@ -4,7 +4,8 @@ import { ENTRY_KINDS } from '@/contract/entry-kind';
 import { chosenMessages } from '@/contract/messages';
 import { useFeedbackCounts } from '@/data/hooks/use-feedback';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
-import { countUnsent, wipeOutbox } from '@/data/outbox/outbox';
+import { wipeOutbox } from '@/data/outbox/outbox';
+import { countUnsentOnDevice } from '@/data/unsent-on-device';
 import { signOut } from '@/data/sign-out';
 import { unsubscribeFromPush } from '@/features/dashboard/actions/unsubscribe-from-push';
 import { Icon, type IconName } from '@/components/icon';
@@ -52,7 +53,8 @@ export function Nav() {
     setDrawerPath(pathname);
     if (open) setOpen(false);
   }
-  const [confirming, setConfirming] = useState(false);
+  /** The logout warning is open; `notQueued`: what it counts that no queued write accounts for. */
+  const [confirming, setConfirming] = useState<{ notQueued: number } | null>(null);
   const visible = items.filter((item) => !item.flag || flags[item.flag]);
   // The replies waiting (SPEC §4), as the dashboard's badges and the feedback page count them.
   const counts = useFeedbackCounts().data;
@@ -72,7 +74,7 @@ export function Nav() {
 
   /** SPEC §4: push subscription removed (online, before the session ends), logout, local data wiped. */
   const finishLogout = async (discard: boolean) => {
-    setConfirming(false);
+    setConfirming(null);
     // The person chose to delete what is unsent: drop it now so nothing is sent half-way through.
     if (discard) await wipeOutbox().catch(() => undefined);
     await unsubscribeFromPush();
@@ -84,8 +86,8 @@ export function Nav() {
   /** Something not yet sent would be deleted by the wipe: ask first. */
   const logOut = async () => {
     setOpen(false);
-    const counts = await countUnsent();
-    if (unsentCount(counts) > 0) setConfirming(true);
+    const counts = await countUnsentOnDevice();
+    if (unsentCount(counts) > 0) setConfirming({ notQueued: counts.notQueued });
     else await finishLogout(false);
   };
 
@@ -181,7 +183,9 @@ export function Nav() {
           </button>
         </div>
       </dialog>
-      {confirming ? <UnsentDialog onSignOut={(discard) => void finishLogout(discard)} onCancel={() => setConfirming(false)} /> : null}
+      {confirming ? (
+        <UnsentDialog notQueued={confirming.notQueued} onSignOut={(discard) => void finishLogout(discard)} onCancel={() => setConfirming(null)} />
+      ) : null}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { OutboxCounts } from '@/data/outbox/queue';
 import { useOutbox } from '@/data/outbox/use-outbox';
 import { waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { countUnsentOnDevice } from '@/data/unsent-on-device';
 
 /** How long "Wait for them to send" waits before asking again. */
 export const WAIT_FOR_SEND_MS = 30_000;
@@ -13,6 +14,11 @@ export const unsentText = (count: number): string =>
 export const unsentCount = (counts: OutboxCounts): number => counts.pending + counts.failed;
 
 interface Props {
+  /**
+   * Pending or failed documents no queued write accounts for (a change the outbox could not take, or
+   * whose write was lost with a closed page): the wipe would delete them, and no waiting sends them.
+   */
+  notQueued: number;
   /** Sign out now (after the outbox drained, or after the person chose to delete what is left). */
   onSignOut: (discard: boolean) => void;
   onCancel: () => void;
@@ -22,12 +28,13 @@ interface Props {
  * Before logout, when the outbox still holds something (SPEC §4 logout wipes all local data):
  * wait for it to send, or sign out and delete it.
  */
-export function UnsentDialog({ onSignOut, onCancel }: Props) {
+export function UnsentDialog({ notQueued: notQueuedAtOpen, onSignOut, onCancel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const counts = useOutbox();
   const [waiting, setWaiting] = useState(false);
   const [stuck, setStuck] = useState(false);
-  const count = unsentCount(counts);
+  const [notQueued, setNotQueued] = useState(notQueuedAtOpen);
+  const count = unsentCount(counts) + notQueued;
 
   useEffect(() => {
     const element = dialog.current;
@@ -39,8 +46,11 @@ export function UnsentDialog({ onSignOut, onCancel }: Props) {
   const wait = async () => {
     setWaiting(true);
     setStuck(false);
-    const { counts: left } = await waitForOutboxToDrain(WAIT_FOR_SEND_MS);
+    await waitForOutboxToDrain(WAIT_FOR_SEND_MS);
+    // Counted again as the warning counted it: what was sent meanwhile may have settled documents.
+    const left = await countUnsentOnDevice();
     setWaiting(false);
+    setNotQueued(left.notQueued);
     if (unsentCount(left) === 0) onSignOut(false);
     else setStuck(true);
   };

@@ -225,6 +225,18 @@ export async function refreshCounts(): Promise<OutboxCounts> {
   }
 }
 
+/**
+ * The id of every write in the queue, whatever its state (a delivered one stays until a page has
+ * applied its outcome). Null when the queue cannot be read: then nothing can be said to be missing.
+ */
+export async function queuedWriteIds(): Promise<ReadonlySet<string> | null> {
+  try {
+    return new Set((await allRecords(config)).map((record) => record.id));
+  } catch {
+    return null;
+  }
+}
+
 /** Unsent things (pending + held, failed; one per document, see countRecords), for /dev and the logout warning. */
 export const countUnsent = (): Promise<OutboxCounts> => refreshCounts();
 
