@@ -1,4 +1,5 @@
 import { test as base, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { recordWorkerLog } from './worker-log';
 
 /**
  * Offline as a phone without network has it, in every document of a context.
@@ -41,11 +42,16 @@ export function followOffline(context: BrowserContext): void {
   };
 }
 
-/** `test` with every context's offline followed into new documents (see followOffline). */
+/**
+ * `test` with every context's offline followed into new documents (see followOffline), and what
+ * its service worker did attached to a failed test (./worker-log.ts).
+ */
 export const test = base.extend<{ context: BrowserContext }>({
-  context: async ({ context }, use) => {
+  context: async ({ context }, use, testInfo) => {
     followOffline(context);
+    const workerLog = recordWorkerLog(context);
     await use(context);
+    await workerLog.attachTo(testInfo);
   },
 });
 
