@@ -13,6 +13,7 @@ import { DATA_KEY_BYTES, asDataKey } from '../crypto/key-vault';
 import { descendingQueriesStorage } from './descending-queries';
 import { readManyByRange } from './reads-by-id';
 import { writeManyInSlices } from './puts-in-slices';
+import { declareUsedIndexesOnly } from './unused-indexes';
 import { yieldToMain } from '@/lib/yield-to-main';
 import { assertEncryptableSchema, toStorageSchema, wrappedFieldEncryptionStorage } from './encrypted-storage';
 import type { Encrypted } from './encrypted-storage';
@@ -122,6 +123,7 @@ function baseStorage(options: HearthStorageOptions) {
       ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
       ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
       onCreate: (dexie) => {
+        declareUsedIndexesOnly(dexie);
         readManyByRange(dexie);
         writeManyInSlices(dexie);
       },
