@@ -26,6 +26,7 @@ export default defineConfig({
           name: 'data',
           environment: 'node',
           include: ['tests/data/**/*.test.ts'],
+          setupFiles: ['tests/data/setup.ts'],
           testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: HOOK_TIMEOUT_MS,
         },

@@ -37,3 +37,30 @@ test('once the service worker controls the page, the app starts with no network'
     await context.setOffline(false);
   }
 });
+
+test('a Wi-Fi that reaches nothing is offline: the banner shows though the browser says online, an entry waits, and goes once the server answers', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await signInAsJamie(page);
+  await waitForWorker(page);
+  const text = `Written where the Wi-Fi reaches nothing ${Date.now()}`;
+
+  // Connected, but nothing gets through to Hearth's server (the page's requests and the worker's).
+  let reachesNothing = true;
+  await context.route('**/api/**', (route) => (reachesNothing ? route.abort('internetdisconnected') : route.fallback()));
+  try {
+    await page.goto('/journal');
+    await expect(page.getByText('You are currently offline')).toBeVisible();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+
+    await page.getByRole('textbox', { name: /on your mind/ }).fill(text);
+    await page.getByRole('button', { name: 'Save entry' }).click();
+    await expect(page.getByText('You are offline, we will retry posting your entry when back online.')).toBeVisible();
+    await expect(page.getByRole('article').filter({ hasText: text }).getByText('Waiting to send')).toBeVisible();
+  } finally {
+    reachesNothing = false;
+  }
+
+  // No `online` event comes: the app asks the server again by itself, and sends what waited.
+  await expect(page.getByText('You are currently offline')).toBeHidden({ timeout: 45_000 });
+  await expect(page.getByRole('article').filter({ hasText: text }).getByText('Waiting to send')).toHaveCount(0, { timeout: 60_000 });
+});

@@ -6,6 +6,7 @@ import { retryAfterMs } from '@/contract/retry-after';
 import { getApiBase } from './base-address';
 import { readCookie } from './cookies';
 import { csrfExpired, sessionExpired, trackRequest } from './events';
+import { noteAnswered, noteNetworkFailure } from './reachability';
 import type { Result } from './result';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -130,8 +131,11 @@ export async function request<T = unknown>(path: string, options: RequestOptions
           signal: signals.length ? AbortSignal.any(signals) : undefined,
         });
       } catch {
+        // Called off by the caller: says nothing of the network. A timeout does.
+        if (!options.signal?.aborted) noteNetworkFailure();
         return { ok: false, status: 0, message: '' };
       }
+      noteAnswered();
       if (response.ok || attempt >= retries || !RETRY_STATUSES.has(response.status)) break;
       await sleep(Math.min(retryPolicy.maxDelayMs, retryAfterMs(response.headers.get('Retry-After')) ?? backoffMs(attempt)));
     }

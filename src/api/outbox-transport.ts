@@ -3,6 +3,7 @@ import { retryAfterMs } from '@/contract/retry-after';
 import { getCsrfCookie } from './auth/csrf-cookie';
 import { readCookie } from './cookies';
 import { csrfExpired, sessionExpired, trackRequest } from './events';
+import { noteAnswered, noteNetworkFailure } from './reachability';
 
 /**
  * The page's transport for the outbox (src/data/outbox replays through it when no service worker
@@ -45,8 +46,11 @@ export async function sendOutboxRequest(request: OutboxHttpRequest): Promise<Out
         signal: request.signal,
       });
     } catch {
+      // The outbox's own signal is its send timeout: no answer in time is a network failure too.
+      noteNetworkFailure();
       return { status: 0, body: null, retryAfterMs: null };
     }
+    noteAnswered();
     const text = await response.text().catch(() => '');
     let body: unknown = null;
     try {

@@ -2,6 +2,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { configureRetryPolicy } from '@/api/client';
 import { setApiBase } from '@/api/base-address';
+import { resetReachability } from '@/api/reachability';
 import { startData } from '@/app/start-data';
 import { resetAppConfig } from '@/data/app-config-store';
 import { resetToastHold } from '@/components/toast-hold';
@@ -45,6 +46,7 @@ afterEach(() => {
   resetAppConfig();
   resetToastHold();
   resetToastQueue();
+  resetReachability();
   localStorage.clear();
   sessionStorage.clear();
   clearCookies();

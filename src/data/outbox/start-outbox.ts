@@ -1,3 +1,4 @@
+import { onReachableAgain } from '@/api/reachability';
 import { getAccountSnapshot, subscribeSession } from '../session-store';
 import { currentOwner, onOwnerChange } from '../owner';
 import {
@@ -41,6 +42,8 @@ export function startOutbox(): () => void {
   const onOnline = () => flushOutboxNowOnline();
   window.addEventListener('online', onOnline);
   cleanups.push(() => window.removeEventListener('online', onOnline));
+  // A Wi-Fi that reached nothing reaches the server again: no `online` event says so.
+  cleanups.push(onReachableAgain(onOnline));
 
   const onVisible = () => {
     if (document.visibilityState === 'visible') flushOutbox();

@@ -9,6 +9,7 @@
  * - A failure while offline just retries (RxDB retries on `online` or after `retryTime`); nothing
  *   is ever deleted because of it. A 401/419 stops every replication until the next sign-in.
  */
+import { onReachableAgain } from '@/api/reachability';
 import { addRxPlugin } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
@@ -280,6 +281,8 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       const onOnline = () => reSync();
       window.addEventListener('online', onOnline);
       cleanups.push(() => window.removeEventListener('online', onOnline));
+      // A Wi-Fi that reached nothing reaches the server again: no `online` event says so.
+      cleanups.push(onReachableAgain(onOnline));
     }
     if (typeof document !== 'undefined') {
       const onVisible = () => {

@@ -8,7 +8,8 @@ import type { WriteResult } from './types';
 
 export const STILL_SENDING = 'This entry is still being sent. Please try again in a moment.';
 
-export const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
+/** A network, and the server answering on it (src/api/reachability.ts). */
+export { isOnline } from '@/api/reachability';
 
 export const refused = (message: string, errors: FieldErrors = {}): WriteResult => ({ ok: false, message, errors });
 
