@@ -87,6 +87,9 @@ describe('newest-first queries walk the index backwards', () => {
       { query: db.notes.find({ selector: { status: 'pending' }, sort, limit: 15 }), keep: (n: Note) => n.status === 'pending', skip: 0, limit: 15 },
       { query: db.notes.find({ sort }), keep: () => true, skip: 0, limit: Infinity },
       { query: db.notes.find({ selector: { sort_key: { $gte: '2030-01-01' } }, sort, limit: 5 }), keep: () => false, skip: 0, limit: 5 },
+      // Exclusive ends (`$lt`, `$gt`): the calendar's past pages.
+      { query: db.notes.find({ selector: { sort_key: { $lt: '2024-01-01T01:00' } }, sort, limit: 12 }), keep: (n: Note) => n.sort_key < '2024-01-01T01:00', skip: 0, limit: 12 },
+      { query: db.notes.find({ selector: { sort_key: { $gt: '2024-01-01T00:20', $lt: '2024-01-01T00:40' } }, sort }), keep: (n: Note) => n.sort_key > '2024-01-01T00:20' && n.sort_key < '2024-01-01T00:40', skip: 0, limit: Infinity },
     ];
     for (const { query, keep, skip, limit } of cases) {
       expect((await query.exec()).map((d) => d.id)).toEqual(await expected(db, keep, skip, limit));
@@ -120,6 +123,7 @@ describe('newest-first queries walk the index backwards', () => {
       selectorSatisfiedByIndex: true,
     };
     expect(isBackwardWalk([{ sort_key: 'desc' }, { id: 'desc' }], plan)).toBe(true);
+    expect(isBackwardWalk([{ sort_key: 'desc' }, { id: 'desc' }], { ...plan, inclusiveStart: false, inclusiveEnd: false })).toBe(true);
     // RxDB adds the primary key ascending when a sort lacks it: a backward walk would reverse ties.
     expect(isBackwardWalk([{ sort_key: 'desc' }, { id: 'asc' }], plan)).toBe(false);
     expect(isBackwardWalk([{ sort_key: 'asc' }, { id: 'asc' }], { ...plan, sortSatisfiedByIndex: true })).toBe(false);

@@ -1,7 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EntryKind } from '@/contract/entry-kind';
-import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, todaysRoster$, upcomingCalendar$ } from '@/data/hooks/queries';
+import { eventTypes$, feedback$, feedbackCounts$, pastCalendar$, pastCalendarQuery, todaysRoster$, upcomingCalendar$, upcomingCalendarQuery } from '@/data/hooks/queries';
+import { isBackwardWalk } from '@/data/database/descending-queries';
 import { emojis$ } from '@/entries/hooks/entry-queries';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -49,6 +50,32 @@ describe('the hooks’ queries on local data', () => {
     expect(all.hasMore).toBe(false);
     const past = await firstValueFrom(pastCalendar$(db, '2026-03-10', 10));
     expect(past.items.map((d) => d.event.title)).toEqual(['E1']);
+  });
+
+  it('past calendar: most recent first, all-day after the timed ones of the same day, `limit` at a time', async () => {
+    const { db } = await open();
+    await db.calendar.bulkInsert([
+      entry(1, '2026-03-01', '10:00'),
+      entry(2, '2026-03-09', null),
+      entry(3, '2026-03-09', '10:00'),
+      entry(4, '2026-03-10', null), // today: not past
+      entry(5, '2026-02-20', '23:00'),
+    ]);
+    const first = await firstValueFrom(pastCalendar$(db, '2026-03-10', 2));
+    expect(first.items.map((d) => d.event.title)).toEqual(['E3', 'E2']);
+    expect(first.hasMore).toBe(true);
+    const all = await firstValueFrom(pastCalendar$(db, '2026-03-10', 10));
+    expect(all.items.map((d) => d.event.title)).toEqual(['E3', 'E2', 'E1', 'E5']);
+    expect(all.hasMore).toBe(false);
+  });
+
+  it('calendar pages walk one index for both their days and their order, so a page reads only a page', async () => {
+    const { db } = await open();
+    const upcoming = db.calendar.find(upcomingCalendarQuery('2026-03-10', 6)).getPreparedQuery();
+    expect(upcoming.queryPlan).toMatchObject({ index: ['_deleted', 'sort_key', 'id'], sortSatisfiedByIndex: true, selectorSatisfiedByIndex: true });
+    const past = db.calendar.find(pastCalendarQuery('2026-03-10', 6)).getPreparedQuery();
+    expect(past.queryPlan).toMatchObject({ index: ['_deleted', 'sort_key', 'id'], selectorSatisfiedByIndex: true });
+    expect(isBackwardWalk(past.query.sort, past.queryPlan)).toBe(true);
   });
 
   it("today's roster: only today's shifts, by start time then last name", async () => {

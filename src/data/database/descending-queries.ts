@@ -30,11 +30,13 @@ export function isBackwardWalk(sort: FilledMangoQuery<unknown>['sort'], plan: Rx
     if (!field || direction !== 'desc') return false;
     fields.push(field);
   }
-  // The index fields before the sort fields must each be pinned to one value by the selector.
+  // The index fields before the sort fields must each be pinned to one value by the selector: the
+  // range's two ends agree on them, so every key between has them too (whether the ends themselves
+  // are in the range or not: `$lt` on the sort field makes the end exclusive, the prefix stays).
   const pinned = plan.index.length - fields.length;
   if (pinned < 0) return false;
   for (let i = 0; i < pinned; i++) {
-    if (plan.startKeys[i] !== plan.endKeys[i] || !plan.inclusiveStart || !plan.inclusiveEnd) return false;
+    if (plan.startKeys[i] !== plan.endKeys[i]) return false;
   }
   return fields.every((field, i) => plan.index[pinned + i] === field);
 }

@@ -3,6 +3,7 @@
  * Selectors and sorts touch only clear fields; ordering by encrypted fields (names) happens here,
  * after decryption.
  */
+import type { MangoQuery } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { EntryKind } from '@/contract/entry-kind';
 import type { ReplicaDatabase } from '../replica/replica-store';
@@ -69,11 +70,29 @@ export function feedbackCounts$(db: ReplicaDatabase): Observable<FeedbackCounts>
   );
 }
 
+/**
+ * The calendar's pages select on `sort_key` (`<start date>T<time>`), not on `start_date`: the same
+ * days (a key is at or after `today` exactly when its date is), but one index then gives both the
+ * range and the order, so a page reads `limit` + 1 instances, not every one it could come from
+ * (5,000 after a year of a busy home's calendar, each decrypted to be sorted). Past pages walk it
+ * backwards (../database/descending-queries.ts).
+ */
+export const upcomingCalendarQuery = (today: string, limit: number): MangoQuery<CalendarDoc> => ({
+  selector: { sort_key: { $gte: today } },
+  sort: [{ sort_key: 'asc' }, { id: 'asc' }],
+  limit,
+});
+export const pastCalendarQuery = (today: string, limit: number): MangoQuery<CalendarDoc> => ({
+  selector: { sort_key: { $lt: today } },
+  sort: [{ sort_key: 'desc' }, { id: 'desc' }],
+  limit,
+});
+
 /** From today on, by start date and time; one extra document tells whether there is more. */
 export function upcomingCalendar$(db: ReplicaDatabase, today: string, limit: number): Observable<CalendarPage> {
   const size = Math.max(1, Math.floor(limit));
   return db.calendar
-    .find({ selector: { start_date: { $gte: today } }, sort: [{ sort_key: 'asc' }], limit: size + 1 })
+    .find(upcomingCalendarQuery(today, size + 1))
     .$.pipe(map((docs) => ({ items: plain<CalendarDoc>(docs.slice(0, size)), hasMore: docs.length > size })));
 }
 
@@ -81,7 +100,7 @@ export function upcomingCalendar$(db: ReplicaDatabase, today: string, limit: num
 export function pastCalendar$(db: ReplicaDatabase, today: string, limit: number): Observable<CalendarPage> {
   const size = Math.max(1, Math.floor(limit));
   return db.calendar
-    .find({ selector: { start_date: { $lt: today } }, sort: [{ sort_key: 'desc' }], limit: size + 1 })
+    .find(pastCalendarQuery(today, size + 1))
     .$.pipe(map((docs) => ({ items: plain<CalendarDoc>(docs.slice(0, size)), hasMore: docs.length > size })));
 }
 
