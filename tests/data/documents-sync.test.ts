@@ -8,16 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import { documentMessages, type Document, type DocumentSubmission } from '@/contract/documents';
 import type { EntryFile } from '@/contract/entries';
 import type { Account } from '@/contract/users';
 import { chunkCount, KEPT_CHUNK_BYTES, keptChunkId, readKeptFile } from '@/data/documents/kept-bytes';
 import { freeAllKept, keepDocuments, keeperIdle, setKeepOffline } from '@/data/documents/keeper';
 import { readDraft, saveDraft } from '@/data/drafts';
-import { configureOutbox, flushOutboxNowOnline, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
-import type { Transport } from '@/data/outbox/replay';
+import { flushOutboxNowOnline, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import {
   documentFiles,
   documentMark,
@@ -37,7 +34,7 @@ import { signedIn } from '../server/support/session';
 import { FakeClassifier, PDF, pngImage, postForm, type FormValue } from '../server/support/uploads';
 import { WAIT_MS } from '../support/timeouts';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 let sync: SyncTestServer;
@@ -72,20 +69,7 @@ afterAll(async () => {
 beforeEach(async () => {
   online = true;
   submissionKeys = [];
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const outboxKey = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    async send(request) {
-      if (!online) return { status: 0, body: null };
-      return sendOutboxRequest(request);
-    },
-  };
-  configureOutbox({ ...freshStore(), getKey: async () => outboxKey, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  outboxToServer(sync, () => online);
   site = uniqueName('site');
   open = await openReplicaForAccount(account, site, replica);
   await getReplication()!.awaitInitial();

@@ -7,13 +7,11 @@
  * changes in a row are never a conflict, whatever happens to their answers.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import { entryMessages, type JournalEntry } from '@/contract/entries';
 import type { Account } from '@/contract/users';
 import { allRecords } from '@/data/outbox/store';
-import { configureOutbox, currentDeviceId, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
-import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
+import { currentDeviceId, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { JournalDoc } from '@/data/replica/types';
@@ -24,7 +22,7 @@ import { saveEntry } from '@/entries/data/save-entry';
 import type { Client } from '../server/support/client';
 import { FakeClassifier, pngImage } from '../server/support/uploads';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 vi.mock('@/api/entries/check-image', () => ({ checkImage: vi.fn(async () => ({ ok: true, status: 200, data: { inappropriate: false } })) }));
@@ -37,7 +35,7 @@ let account: Account;
 let other: Client;
 let open: OpenReplica;
 let online = true;
-let outbox: ReturnType<typeof freshStore>;
+let outbox: ReturnType<typeof outboxToServer>;
 /** Runs after the server answered a write and before the outbox hears of it. */
 let afterServerAnswered: ((request: TransportRequest, response: TransportResponse) => Promise<TransportResponse | void>) | null = null;
 const TAG = `conflict-${Date.now().toString(36)}`;
@@ -57,22 +55,7 @@ afterAll(async () => {
 beforeEach(async () => {
   online = true;
   afterServerAnswered = null;
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const key = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    async send(request) {
-      if (!online) return { status: 0, body: null };
-      const response = await sendOutboxRequest(request);
-      return (await afterServerAnswered?.(request, response)) ?? response;
-    },
-  };
-  outbox = freshStore();
-  configureOutbox({ ...outbox, getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  outbox = outboxToServer(sync, () => online, () => afterServerAnswered);
   open = await openReplicaForAccount(account, uniqueName('site'), replica);
   await getReplication()!.awaitInitial();
 });

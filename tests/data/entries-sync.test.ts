@@ -9,24 +9,22 @@
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { entryMessages } from '@/contract/entries';
 import { discardFailedComment, postComment, updateComment } from '@/entries/data/comments';
 import { fileCacheKey } from '@/entries/data/file-keys';
 import { saveEntry } from '@/entries/data/save-entry';
 import { base64ToBytes } from '@/contract/base64';
-import { configureOutbox, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import { discardFailedEntry, retryFailedEntry } from '@/entries/data/failed-entry';
-import type { Transport, TransportRequest, TransportResponse } from '@/data/outbox/replay';
+import type { TransportRequest, TransportResponse } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { CommentDoc, FileDoc, JournalDoc } from '@/data/replica/types';
 import { commentsReplication } from '@/data/replication/endpoints';
 import { FakeClassifier, pngImage } from '../server/support/uploads';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 // The device's own image check is a separate call (tested elsewhere): here it always passes.
@@ -52,23 +50,7 @@ afterAll(async () => {
 beforeEach(async () => {
   online = true;
   afterServerAnswered = null;
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const key = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    async send(request) {
-      if (!online) return { status: 0, body: null };
-      const response = await sendOutboxRequest(request);
-      await afterServerAnswered?.(request, response);
-      return response;
-    },
-  };
-  const outbox = { ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink };
-  configureOutbox(outbox);
+  outboxToServer(sync, () => online, () => afterServerAnswered);
   open = await openReplicaForAccount(account, uniqueName('site'), replica);
   await getReplication()!.awaitInitial();
 });

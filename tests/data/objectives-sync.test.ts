@@ -6,15 +6,12 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from 'rxjs';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import { formSchema } from '@/contract/forms';
 import { pageSchema } from '@/contract/sync';
 import { REVIEW_POINTS, taskLogResponseSchema, taskMessages, type TaskLog } from '@/contract/tasks';
 import type { Account } from '@/contract/users';
 import { deleteDraft, readDraft, saveDraft } from '@/data/drafts';
-import { configureOutbox, flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
-import type { Transport } from '@/data/outbox/replay';
+import { flushOutboxNowOnline, refreshCounts, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import { closeReplica, getReplication, openReplicaForAccount, wipeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { pointsSources$, pointsSummary, taskLogView$, type PointsSummary, type ThreadComment } from '@/data/replica/task-overlays';
@@ -28,7 +25,7 @@ import { signedIn } from '../server/support/session';
 import { FakeClassifier, pngImage, postForm } from '../server/support/uploads';
 import { WAIT_MS } from '../support/timeouts';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 vi.mock('@/api/entries/check-image', () => ({ checkImage: vi.fn(async () => ({ ok: true, status: 200, data: { inappropriate: false } })) }));
@@ -82,20 +79,7 @@ beforeEach(async () => {
   online = true;
   hold = null;
   failing = null;
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const key = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    async send(request) {
-      if (!online) return { status: 0, body: null };
-      return sendOutboxRequest(request);
-    },
-  };
-  configureOutbox({ ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  outboxToServer(sync, () => online);
   site = uniqueName('site');
   open = await openReplicaForAccount(account, site, replica);
   await getReplication()!.awaitInitial();

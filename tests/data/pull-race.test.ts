@@ -6,17 +6,14 @@
  * certain by running the change right after the modifier's read.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import type { Account } from '@/contract/users';
 import { updateKidsStyle } from '@/features/account/actions/update-kids-style';
-import { configureOutbox, flushOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
-import type { Transport } from '@/data/outbox/replay';
+import { flushOutbox, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import type { ResidentDoc } from '@/data/replica/types';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 let sync: SyncTestServer;
@@ -35,17 +32,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   online = true;
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const key = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    send: async (request) => (online ? sendOutboxRequest(request) : { status: 0, body: null }),
-  };
-  configureOutbox({ ...freshStore(), getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  outboxToServer(sync, () => online);
   open = await openReplicaForAccount(account, uniqueName('site'), replica);
   await getReplication()!.awaitInitial();
 });

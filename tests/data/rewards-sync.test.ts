@@ -7,13 +7,10 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription } from 'rxjs';
-import { replicaOutcomeSink } from '@/app/start-outbox-side';
-import { sendOutboxRequest } from '@/api/outbox-transport';
 import { rewardMessages, type Reward, type RewardExchange } from '@/contract/rewards';
 import type { Account } from '@/contract/users';
-import { configureOutbox, flushOutboxNowOnline, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
+import { flushOutboxNowOnline, resetOutboxConfig, waitForOutboxToDrain } from '@/data/outbox/outbox';
 import { allRecords } from '@/data/outbox/store';
-import type { Transport } from '@/data/outbox/replay';
 import { closeReplica, getReplication, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { rewards$ } from '@/data/replica/rewards';
@@ -28,7 +25,7 @@ import { signedIn } from '../server/support/session';
 import { FakeClassifier, pngImage, postForm, type FormValue } from '../server/support/uploads';
 import { WAIT_MS } from '../support/timeouts';
 import { dumpIndexedDb, fakeIdb, listDatabases, randomKey, uniqueName } from './fixtures';
-import { freshStore, testKey } from './outbox-support';
+import { outboxToServer } from './support/outbox-to-server';
 import { eventually, startSyncServer, type SyncTestServer } from './support/sync-server';
 
 let sync: SyncTestServer;
@@ -37,7 +34,7 @@ let ali: Client;
 let jamie: Client;
 let open: OpenReplica;
 let online = true;
-let outbox: ReturnType<typeof freshStore>;
+let outbox: ReturnType<typeof outboxToServer>;
 /** The Idempotency-Key of every exchange request the server saw, in order. */
 let exchangeKeys: string[] = [];
 const TAG = `rw-${Date.now().toString(36)}`;
@@ -60,21 +57,7 @@ afterAll(async () => {
 beforeEach(async () => {
   online = true;
   exchangeKeys = [];
-  vi.stubGlobal('navigator', {
-    get onLine() {
-      return online;
-    },
-  });
-  const key = testKey();
-  const transport: Transport = {
-    csrfToken: async () => sync.csrfToken(),
-    async send(request) {
-      if (!online) return { status: 0, body: null };
-      return sendOutboxRequest(request);
-    },
-  };
-  outbox = freshStore();
-  configureOutbox({ ...outbox, getKey: async () => key, transport, apiBase: () => `${sync.server.base}/api`, pageOnly: true, sink: replicaOutcomeSink });
+  outbox = outboxToServer(sync, () => online);
   open = await openReplicaForAccount(account, uniqueName('site'), replica);
   await getReplication()!.awaitInitial();
 });
