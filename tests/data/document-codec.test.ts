@@ -53,6 +53,41 @@ describe('document records in batches', () => {
     expect((error as DecryptError).context.documentId).toBe('c');
   });
 
+  it('a large read asks for its decryptions a slice at a time, and still names a record that fails', async () => {
+    const key = randomKey();
+    const ids = Array.from({ length: 200 }, (_, i) => `doc-${i}`);
+    const jsons = ids.map((id) => JSON.stringify({ description: `entry ${id}` }));
+    const records = await sealDocumentJsonBatch(key, jsons, ids.map(aad));
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    const askedAtPauses: number[] = [];
+    const slices = { ms: -1, yield: vi.fn(async () => void askedAtPauses.push(decrypt.mock.calls.length)) };
+    const contextOf = (i: number) => documentErrorContext(context(ids[i]!));
+
+    expect(await openDocumentJsonBatch(key, records, ids.map(aad), contextOf, slices)).toEqual(jsons);
+    // The page ran between slices, each time with only part of the batch asked for.
+    expect(askedAtPauses.length).toBeGreaterThanOrEqual(5);
+    expect(askedAtPauses[0]).toBeLessThan(ids.length);
+    expect(decrypt).toHaveBeenCalledTimes(ids.length);
+    // A spy waits on what it returns: it would handle every rejection itself.
+    decrypt.mockRestore();
+
+    // A record that fails in the first slice, while later slices wait their turn: named, and nothing unhandled.
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const moved = [records[1]!, ...records.slice(1)];
+      // Yields that are tasks, so the failure arrives while the batch is still being asked for.
+      const tasks = { ms: -1, yield: () => new Promise<void>((resolve) => setTimeout(resolve, 1)) };
+      const error = await openDocumentJsonBatch(key, moved, ids.map(aad), contextOf, tasks).catch((e: unknown) => e);
+      expect((error as DecryptError).code).toBe('authentication-failed');
+      expect((error as DecryptError).context.documentId).toBe('doc-0');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   it('a large read is put back together in slices, letting the page run in between', async () => {
     const key = randomKey();
     const pauses = vi.fn(() => Promise.resolve());

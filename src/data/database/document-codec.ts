@@ -260,7 +260,7 @@ export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
     if (slots.length === 0) return out;
     const errorContext = (j: number): FieldContext =>
       documentErrorContext(contextFor(String((docs[slots[j] as number] as Doc)[primaryPath])));
-    return openDocumentJsonBatch(key, records, aads, errorContext).then(async (jsons) => {
+    return openDocumentJsonBatch(key, records, aads, errorContext, { ms: sliceMs, yield: pause }).then(async (jsons) => {
       let sliceStart = now();
       for (let j = 0; j < slots.length; j++) {
         // A read of hundreds of documents is put back together in slices, so the page keeps painting.
