@@ -89,16 +89,21 @@ export function journalEntries$(db: ReplicaDatabase, search: string, limit: numb
   const query = matches ? journalOf(db).find({ selector, sort }) : journalOf(db).find({ selector, sort, limit: size + 1 });
   return query.$.pipe(
     map((docs) => {
-      const plain = docs.map((doc) => doc.toJSON() as JournalDoc);
-      const found = matches ? plain.filter(matches) : plain;
-      return { items: found.slice(0, size), hasMore: found.length > size };
+      // A search or a filter reads every entry: it looks at each one's stored fields, and copies
+      // (`toJSON`) only the page it shows, not thousands of entries at every keystroke.
+      const found = matches ? docs.filter((doc) => matches(doc._data as JournalDoc)) : docs;
+      return { items: found.slice(0, size).map((doc) => doc.toJSON() as JournalDoc), hasMore: found.length > size };
     }),
   );
 }
 
-/** The reactions the young person has used in their journal, each once, most recent first. */
+/**
+ * The reactions the young person has used in their journal, each once, most recent first. Read off
+ * each entry, not a copy of it: a journal of 5,000 entries copied whole (`toJSON`) was a task of
+ * 40-60 ms on a 4x slower phone when the journal opened (CDP profile of the warm journal).
+ */
 export function journalReactions$(db: ReplicaDatabase): Observable<string[]> {
   return journalOf(db)
     .find({ sort: NEWEST_FIRST })
-    .$.pipe(map((docs) => [...new Set(docs.map((doc) => (doc.toJSON() as JournalDoc).reaction).filter((r): r is string => Boolean(r)))]));
+    .$.pipe(map((docs) => [...new Set(docs.map((doc) => doc.get('reaction') as JournalDoc['reaction']).filter((r): r is string => Boolean(r)))]));
 }
