@@ -3,7 +3,7 @@
  * bench/results/bench-<timestamp>.json, with a short table on stdout.
  *
  *   a. initial sync of 5,000 calendar instances (real server in-process → encrypted replica), in Node
- *      (fake-indexeddb) and in Chromium (its IndexedDB: sync-in-chromium.ts); the median of
+ *      (fake-indexeddb) and in Chromium (its IndexedDB, on disk: sync-in-chromium.ts); the median of
  *      BENCH_SYNC_RUNS runs each (default 3), every run's time beside it
  *   b. encrypted vs unencrypted insert and query of 1,000 documents, in Node (fake-indexeddb) and in
  *      Chromium (its IndexedDB and WebCrypto, where the replica runs: encryption-in-chromium.ts)
@@ -78,7 +78,7 @@ async function main() {
   const syncRuns = Number(process.env.BENCH_SYNC_RUNS ?? 3);
   const sections = {
     initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => medianRun(syncRuns, () => d.syncBench(), (r) => r.ms))),
-    initialSyncInChromium: await section('a. the same in Chromium (IndexedDB)', () => medianRun(syncRuns, () => syncInChromiumBench(root), (r) => r.ms)),
+    initialSyncInChromium: await section('a. the same in Chromium (IndexedDB on disk)', () => medianRun(syncRuns, () => syncInChromiumBench(root), (r) => r.ms)),
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
     encryptionInChromium: await section('b. the same in Chromium (IndexedDB)', () => encryptionInChromiumBench(root)),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
