@@ -1,4 +1,6 @@
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Page } from '@playwright/test';
+// The shared `test`: a failure carries what the service worker did (./support/worker-log.ts).
+import { expect, test } from './support/offline';
 import { baseURL } from '../playwright.config';
 import { DEMO_PASSWORD, DEMO_SITE } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
