@@ -15,8 +15,9 @@ import { startNeverQueuedSweep } from '@/data/unsent-on-device';
  * What the outbox does to the replica after a replay. The one place that knows the settle code of
  * each kind of write: objectives' comments and reviews (`tasks`) settle with the objectives
  * feature's code, reward swaps (`points`, kind exchange) with the rewards feature's, a form
- * document's answers (`documents`, delivered or refused) with the documents feature's, everything
- * else with the entries module's.
+ * document's answers (`documents`, delivered or refused) with the documents feature's, the young
+ * person's record (`resident`) with the server's answer (src/data/replica/settle-resident.ts),
+ * everything else with the entries module's.
  */
 export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
   // Loaded on demand: the settle code carries the contract's zod schemas.
@@ -24,6 +25,7 @@ export const replicaOutcomeSink: OutcomeSink = createOutcomeSink({
     if (local.collection === 'tasks') return (await import('@/features/objectives/actions/settle-task-comment')).settleTaskComment(local, sync, result);
     if (local.collection === 'points') return (await import('@/features/rewards/actions/settle-exchange')).settleExchange(local, sync, result);
     if (local.collection === 'documents') return (await import('@/features/documents/actions/settle-submission')).settleSubmission(local, sync, result);
+    if (local.collection === 'resident') return (await import('@/data/replica/settle-resident')).settleResident(local, sync, result);
     return (await import('@/entries/data/settle')).settleDelivered(local, sync, result);
   },
   setSyncState: async (local, sync, result) => {

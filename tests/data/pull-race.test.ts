@@ -152,3 +152,45 @@ describe('a local change settled while a pull is between its read and its write'
     expect((await residentDoc())?.sync_outbox_id).toBeNull();
   });
 });
+
+describe('a change delivered after a pull parked the server copy from before it', () => {
+  it('settles into the server’s answer to the change: the older copy never shows, not even for a moment', async () => {
+    const current = (await residentDoc())!;
+    const previous = current.app_settings.kids_style;
+    const chosen = previous === 'gaming_style' ? 'fun_style' : 'gaming_style';
+    const colour = current.app_settings.journal_colour === 'mint' ? 'sunshine' : 'mint';
+    online = false;
+    expect((await updateKidsStyle(residentId(), current.app_settings, chosen)).ok).toBe(true);
+
+    // Jamie's other tablet changes her journal colour; this device pulls that copy while its own
+    // change waits: the copy is parked, and it still has the style from before the change.
+    await changeOnOtherDevice({ journal_colour: colour });
+    getReplication()!.reSync(['resident']);
+    await eventually(async () => (await residentDoc())?.sync_server?.app_settings?.journal_colour === colour, 10_000, 'the parked server copy');
+    expect((await residentDoc())?.sync_server).toMatchObject({ app_settings: expect.objectContaining({ kids_style: previous }) });
+
+    const seen: string[] = [];
+    const watching = open.db.resident.findOne(residentId()).$.subscribe((doc) => {
+      if (doc) seen.push((doc.toJSON() as ResidentDoc).app_settings.kids_style);
+    });
+    try {
+      online = true;
+      flushOutbox();
+      expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
+      await eventually(
+        async () => {
+          const doc = await residentDoc();
+          return doc?.sync_state === 'synced' && doc.app_settings.kids_style === chosen && doc.app_settings.journal_colour === colour;
+        },
+        15_000,
+        'the settled record with both changes',
+      );
+    } finally {
+      watching.unsubscribe();
+    }
+    // Swapping the parked copy in showed the style from before the change until the next pull
+    // (a page reloaded in that moment started in the old colours).
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).not.toContain(previous);
+  });
+});

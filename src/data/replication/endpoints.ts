@@ -53,6 +53,9 @@ function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'>
   return rest;
 }
 
+/** The young person's record as a replica document (without sync fields): pulled, or a write's answer. */
+export const residentDocOf = (row: ResidentDetails): Record<string, unknown> => ({ ...strip(row), kind: 'details' });
+
 export function residentReplication(residentId: string): Replicated {
   const config: PullConfig<ResidentDetails> = {
     kind: 'single',
@@ -60,7 +63,7 @@ export function residentReplication(residentId: string): Replicated {
     identifier: `resident:${residentId}`,
     path: paths.resident.build(residentId),
     schema: residentDetailsResponseSchema,
-    toDoc: (row) => ({ ...strip(row), kind: 'details' }),
+    toDoc: residentDocOf,
   };
   return { key: 'resident', topics: ['resident', 'settings'], config: config as unknown as PullConfig };
 }

@@ -29,7 +29,8 @@ export async function settleDelivered(local: LocalRef, sync: SyncState, result: 
     return;
   }
   if (!ENTRY_COLLECTIONS.has(local.collection) || !result?.data) {
-    await setSyncState(local.collection, local.id, sync);
+    // With the outcome's entry: a change made since (another entry) stays pending.
+    await setSyncState(local.collection, local.id, sync, { outboxId: local.outboxId ?? null });
     return;
   }
   const { db } = await whenReplicaOpen();
