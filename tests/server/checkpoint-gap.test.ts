@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { journalPageSchema, type JournalEntry } from '../../src/contract/entries';
+import { residentDetailsResponseSchema, type ResidentDetails } from '../../src/contract/residents';
+import { appendPoints } from '../../server/domain/tasks/points';
 import type { Checkpoint } from '../../src/contract/sync';
 import { fetchPage, parseListQuery, syncColumns, type ListSpec } from '../../server/lib/list-query';
 import type { SyncHorizon } from '../../server/lib/sync-horizon';
@@ -118,6 +121,49 @@ describe.runIf(onPostgres)('on PostgreSQL: a transaction open across a pull', ()
     expect(page.data.map((r) => r.id)).toEqual([held.id, later.id]);
     expect(page.meta.has_more).toBe(false);
     expect(page.meta.checkpoint).toEqual({ updated_at: later.updated_at, id: later.id });
+  });
+});
+
+/** jamie's record as her replica pulls it whole (GET /v1/projects/residents/{id}). */
+async function pullRecord(residentId: string): Promise<ResidentDetails> {
+  const res = await jamie.get(`/api/v1/projects/residents/${residentId}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return residentDetailsResponseSchema.parse(res.body).data;
+}
+
+describe.runIf(onPostgres)('on PostgreSQL: the young person’s record, pulled whole', () => {
+  it('a write that began first and commits last is stamped after the copy clients already hold', async () => {
+    const me = await jamie.get<{ user: { resident: { id: string } } }>('/api/v1/auth/user');
+    const residentId = me.body.user.resident.id;
+    const { tenant_id: tenantId } = await server.db.selectFrom('residents').select('tenant_id').where('id', '=', residentId).executeTakeFirstOrThrow();
+    const before = await pullRecord(residentId);
+
+    // A points award whose transaction began (its now() is taken) before jamie changes her style,
+    // and writes her record after that change has committed.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let began!: () => void;
+    const beganAt = new Promise<void>((resolve) => (began = resolve));
+    const award = server.db.transaction().execute(async (tx) => {
+      await sql`select now()`.execute(tx);
+      began();
+      await released;
+      await appendPoints(tx, { tenantId, residentId, delta: 5, reason: 'task_log_review', sourceId: randomUUID() });
+    });
+    await beganAt;
+    const style = before.app_settings.kids_style === 'gaming_style' ? 'fun_style' : 'gaming_style';
+    expect((await jamie.put(`/api/v1/projects/residents/${residentId}/app-settings`, { kids_style: style })).status).toBe(200);
+    const held = await pullRecord(residentId);
+    expect(held.app_settings.kids_style).toBe(style);
+    release();
+    await award;
+
+    // The replica's single pull takes a copy only when its updated_at is after the one it holds
+    // (src/data/replication/pull.ts): stamped with the award's now(), the new points never came.
+    const after = await pullRecord(residentId);
+    expect(after.reward_points).toBe(held.reward_points + 5);
+    expect(after.updated_at > held.updated_at).toBe(true);
+    expect(held.updated_at > before.updated_at).toBe(true);
   });
 });
 

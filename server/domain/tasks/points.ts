@@ -4,7 +4,7 @@ import type { PointsEntry } from '../../../src/contract/tasks';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../lib/http-errors';
 import { syncSelect, type ListSpec } from '../../lib/list-query';
-import { isoMicros } from '../../lib/timestamps';
+import { isoMicros, laterStamp } from '../../lib/timestamps';
 
 /**
  * The points ledger (issue 9, SPEC §9): append-only rows (resident, delta, reason, source id); the
@@ -32,7 +32,7 @@ export async function appendPoints(tx: Transaction<Database> | Kysely<Database>,
   if (!inserted) return false;
   const updated = await tx
     .updateTable('residents')
-    .set({ reward_points: sql`reward_points + ${award.delta}`, updated_at: sql`now()` })
+    .set({ reward_points: sql`reward_points + ${award.delta}`, updated_at: laterStamp('residents.updated_at') })
     .where('id', '=', award.residentId)
     .where(sql<boolean>`reward_points + ${award.delta} >= 0`)
     .returning('id')

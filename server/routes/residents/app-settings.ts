@@ -4,6 +4,7 @@ import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { appSettingsUpdateSchema, JOURNAL_COLOURS, JOURNAL_PAPERS, JOURNAL_THEME_NOT_FOUND } from '../../../src/contract/residents';
 import { idParamsSchema } from '../../../src/contract/users';
 import { HttpError } from '../../lib/http-errors';
+import { laterStamp } from '../../lib/timestamps';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident } from '../../domain/access';
@@ -50,7 +51,7 @@ export default async function appSettingsRoute(app: FastifyInstance) {
           ...(input.journal_colour !== undefined ? { journal_colour: input.journal_colour } : {}),
           ...(input.journal_paper !== undefined ? { journal_paper: input.journal_paper } : {}),
           ...(input.theme !== undefined ? { theme: input.theme } : {}),
-          updated_at: sql`now()`,
+          updated_at: laterStamp('residents.updated_at'),
         })
         .where('tenant_id', '=', auth.tenantId)
         .where('id', '=', resident.id)
