@@ -2,9 +2,9 @@
  * Scale out on PostgreSQL (issue 13), as ratios taken in one run. Needs DATABASE_URL (skipped without).
  *
  *   1. The checkpoint horizon's cost on the hot path: jamie's journal pull in checkpoint mode (the
- *      replica's request) on two apps over one schema, one with the horizon (lib/sync-horizon.ts)
- *      and one without, requests alternating; medians and the ratio, and the same ratio with both
- *      without (the control: how far the two apps differ anyway).
+ *      replica's request) on two apps over one schema, requests alternating, the apps taking turns
+ *      to have the horizon (lib/sync-horizon.ts); medians with and without, their ratio, and the
+ *      control: the first app against the second with neither having it.
  *   2. WORKERS=1 against WORKERS=2: the real server (server/main.ts), the same pull by many
  *      signed-in clients at once for a fixed time; requests per second, p50/p99, and the ratio.
  *      On a 2-core machine the load generator shares the cores, so the ratio is a floor.
@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { NO_HORIZON } from '../../server/lib/sync-horizon';
+import { NO_HORIZON, type SyncHorizon } from '../../server/lib/sync-horizon';
 import { Client } from '../../tests/server/support/client';
 import { fakeStaticDir, freePort, schemaOnPostgres, startServerProcess, withoutDatabaseUrl, type ServerProcess } from '../../tests/server/support/process';
 import { startPeerServer, startTestServer } from '../../tests/server/support/server';
@@ -23,6 +23,7 @@ const PULL =
   '/api/v1/projects/residents/journal/entries?sort[0][0]=updated_at&sort[0][1]=asc&sort[1][0]=id&sort[1][1]=asc&with_trashed=1&per_page=50' +
   `&checkpoint[updated_at]=${encodeURIComponent('1970-01-01T00:00:00.000000Z')}&checkpoint[id]=00000000-0000-0000-0000-000000000000`;
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const popCount = (n: number): number => (n === 0 ? 0 : (n & 1) + popCount(n >> 1));
 
 function get(agent: Agent, base: string, path: string, cookie: string): Promise<number> {
   const url = new URL(`${base}${path}`);
@@ -37,45 +38,71 @@ function get(agent: Agent, base: string, path: string, cookie: string): Promise<
   });
 }
 
+/**
+ * Two apps over one schema, neither of them the one that migrated and seeded it, taking turns to
+ * have the horizon (A with and B without, then the other way round, in 32 short turns), each app
+ * compared with itself. The first version measured the seeding app with the horizon against a
+ * fresh one without: the seeding app's latencies fell into a slow or a fast mode run by run, and
+ * that read as the horizon's cost (x1.4-1.6 over four runs, control up to x1.7, for a `current()`
+ * of 2 µs). Between two fresh apps the control is x1.03-1.06 and the ratio x1.01 in three runs.
+ */
 async function horizonCost(rounds: number) {
-  const a = await startTestServer();
-  const b = await startPeerServer(a);
-  // Bench only: B without the horizon, to see what it costs; then A too, for the control (A against B as such).
-  const withoutHorizon = (server: typeof a) => ((server.app as FastifyInstance & { syncHorizon: unknown }).syncHorizon = NO_HORIZON);
+  const owner = await startTestServer();
+  const a = await startPeerServer(owner);
+  const b = await startPeerServer(owner);
+  type WithHorizon = FastifyInstance & { syncHorizon: SyncHorizon };
+  const apps = [a.app as WithHorizon, b.app as WithHorizon] as const;
+  // Bench only: each app's own horizon, switched off and on between phases.
+  const own = apps.map((app) => app.syncHorizon);
+  const give = (withHorizon: readonly [boolean, boolean]) => apps.forEach((app, i) => (app.syncHorizon = withHorizon[i] ? own[i]! : NO_HORIZON));
   try {
     const jamie = new Client(a.base);
     if ((await jamie.login('jamie', DEMO_PASSWORD)).status !== 200) throw new Error('jamie could not sign in');
     const cookie = browserHeaders(jamie).cookie!;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const median = (xs: number[]) => quantile([...xs].sort((x, y) => x - y), 0.5);
-    /** Requests alternating between A and B; the medians. */
-    const alternate = async () => {
-      const times = { a: [] as number[], b: [] as number[] };
-      for (let i = 0; i < rounds + 20; i++) {
-        for (const [key, server] of [['a', a], ['b', b]] as const) {
+    /** `count` requests to each app, alternating; each app's times. */
+    const alternate = async (count: number) => {
+      const times: [number[], number[]] = [[], []];
+      for (let i = 0; i < count; i++) {
+        for (const [index, server] of [a, b].entries()) {
           const t0 = performance.now();
           if ((await get(agent, server.base, PULL, cookie)) !== 200) throw new Error('pull failed');
-          if (i >= 20) times[key].push(performance.now() - t0);
+          times[index]!.push(performance.now() - t0);
         }
       }
-      return { a: median(times.a), b: median(times.b) };
+      return times;
     };
-    withoutHorizon(b);
-    const measured = await alternate();
-    withoutHorizon(a);
-    const control = await alternate();
+    give([false, false]);
+    await alternate(20); // warm-up
+    const control = await alternate(rounds);
+    // Each app's times with and without; each app is compared with itself, and the two ratios averaged.
+    const times = { with: [[], []] as [number[], number[]], without: [[], []] as [number[], number[]] };
+    // 32 short turns in Thue-Morse order (A B B A B A A B ...): a drift over the run (an app growing
+    // faster as it warms) and the spells when this shared machine is slower fall on both sides alike.
+    const order = Array.from({ length: 32 }, (_, turn) => popCount(turn) % 2 === 0);
+    const phase = Math.ceil(rounds / order.length);
+    for (const aHasIt of order) {
+      give([aHasIt, !aHasIt]);
+      const [timesA, timesB] = await alternate(phase);
+      (aHasIt ? times.with : times.without)[0].push(...timesA);
+      (aHasIt ? times.without : times.with)[1].push(...timesB);
+    }
     agent.destroy();
+    const ratioOf = (i: 0 | 1) => median(times.with[i]) / median(times.without[i]);
+    const geometric = (x: number, y: number) => Math.sqrt(x * y);
     return {
-      rounds,
-      medianMsWith: round(measured.a),
-      medianMsWithout: round(measured.b),
-      ratio: round(measured.a / measured.b),
-      /** The same two apps, both without: how far A and B differ anyway. */
-      controlRatio: round(control.a / control.b),
+      rounds: phase * order.length,
+      medianMsWith: round(geometric(median(times.with[0]), median(times.with[1]))),
+      medianMsWithout: round(geometric(median(times.without[0]), median(times.without[1]))),
+      ratio: round(geometric(ratioOf(0), ratioOf(1))),
+      /** Neither app with a horizon: how far the first app is from the second as such. */
+      controlRatio: round(median(control[0]) / median(control[1])),
     };
   } finally {
     await b.close();
     await a.close();
+    await owner.close();
   }
 }
 
@@ -147,5 +174,5 @@ async function workersThroughput(connections: number, seconds: number) {
 
 export async function scaleOutBench() {
   if (!process.env.DATABASE_URL) return { skipped: 'DATABASE_URL unset (PostgreSQL only)' };
-  return { horizon: await horizonCost(150), workers: await workersThroughput(32, 10) };
+  return { horizon: await horizonCost(800), workers: await workersThroughput(32, 10) };
 }
