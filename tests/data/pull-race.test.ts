@@ -53,6 +53,21 @@ async function changeOnOtherDevice(settings: Record<string, string>): Promise<vo
   expect((await other.put(`/api/v1/projects/residents/${residentId()}/app-settings`, settings)).status).toBe(200);
 }
 
+/** Goes online, sends what waits, and waits for the record to be synced with both changes. */
+async function deliverAndSettle(style: string, colour: string): Promise<void> {
+  online = true;
+  flushOutbox();
+  expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
+  await eventually(
+    async () => {
+      const doc = await residentDoc();
+      return doc?.sync_state === 'synced' && doc.app_settings.kids_style === style && doc.app_settings.journal_colour === colour;
+    },
+    15_000,
+    'the settled record with both changes',
+  );
+}
+
 /** Runs `change` right after the pull's modifier reads the resident record, before RxDB writes. */
 function betweenModifierAndWrite(change: () => Promise<void>): { ran: () => boolean; restore: () => void } {
   const collection = open.db.resident;
@@ -101,17 +116,7 @@ describe('a local change made while a pull is between its read and its write', (
     expect(kept).toMatchObject({ sync_state: 'pending', app_settings: expect.objectContaining({ kids_style: 'gaming_style' }) });
     expect(kept.sync_server).toMatchObject({ app_settings: expect.objectContaining({ kids_style: 'fun_style', journal_colour: 'mint' }) });
 
-    online = true;
-    flushOutbox();
-    expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
-    await eventually(
-      async () => {
-        const doc = await residentDoc();
-        return doc?.sync_state === 'synced' && doc.app_settings.kids_style === 'gaming_style' && doc.app_settings.journal_colour === 'mint';
-      },
-      15_000,
-      'the settled record with both changes',
-    );
+    await deliverAndSettle('gaming_style', 'mint');
   });
 });
 
@@ -174,17 +179,7 @@ describe('a change delivered after a pull parked the server copy from before it'
       if (doc) seen.push((doc.toJSON() as ResidentDoc).app_settings.kids_style);
     });
     try {
-      online = true;
-      flushOutbox();
-      expect((await waitForOutboxToDrain(15_000)).drained).toBe(true);
-      await eventually(
-        async () => {
-          const doc = await residentDoc();
-          return doc?.sync_state === 'synced' && doc.app_settings.kids_style === chosen && doc.app_settings.journal_colour === colour;
-        },
-        15_000,
-        'the settled record with both changes',
-      );
+      await deliverAndSettle(chosen, colour);
     } finally {
       watching.unsubscribe();
     }
