@@ -42,9 +42,10 @@ function get(agent: Agent, base: string, path: string, cookie: string): Promise<
  * Two apps over one schema, neither of them the one that migrated and seeded it, taking turns to
  * have the horizon (A with and B without, then the other way round, in 32 short turns), each app
  * compared with itself. The first version measured the seeding app with the horizon against a
- * fresh one without: the seeding app's latencies fell into a slow or a fast mode run by run, and
- * that read as the horizon's cost (x1.4-1.6 over four runs, control up to x1.7, for a `current()`
- * of 2 µs). Between two fresh apps the control is x1.03-1.06 and the ratio x1.01 in three runs.
+ * fresh one without, and that app was slower as such (control up to x1.7: the seed had taken its
+ * connection's prepared-statement slots, since fixed in server/db/prepared-statements.ts), which
+ * read as the horizon's cost (x1.4-1.6 over four runs, for a `current()` of 2 µs). Between two
+ * fresh apps the control is x1.03-1.06 and the ratio x1.01 in three runs.
  */
 async function horizonCost(rounds: number) {
   const owner = await startTestServer();
