@@ -20,7 +20,7 @@ export const MAX_PER_CONNECTION = 200;
  * Only a text run a second time in this process gets a name. The slots are first come, first served,
  * and the statements a start runs once (migrations, the demo seed: 185 of its 248 texts) took all
  * 200 on the connection that ran them, which the pool then handed to request after request: on it,
- * the journal pull ran unnamed, x1.7 slower than on a fresh connection (bench j, found in stop 39).
+ * the journal pull ran unnamed, x1.5-1.7 slower than on a fresh connection (bench j, found in stop 39).
  * A text the app runs on a request (the session lookup, a pull) comes again within moments.
  */
 const seenOnce = new Set<string>();
