@@ -171,10 +171,11 @@ describe('a change delivered after a pull parked the server copy from before it'
     // change waits: the copy is parked, and it still has the style from before the change.
     await changeOnOtherDevice({ journal_colour: colour });
     getReplication()!.reSync(['resident']);
-    await eventually(async () => (await residentDoc())?.sync_server?.app_settings?.journal_colour === colour, 10_000, 'the parked server copy');
+    const parked = async () => (await residentDoc())?.sync_server as Partial<ResidentDoc> | null | undefined;
+    await eventually(async () => (await parked())?.app_settings?.journal_colour === colour, 10_000, 'the parked server copy');
     expect((await residentDoc())?.sync_server).toMatchObject({ app_settings: expect.objectContaining({ kids_style: previous }) });
 
-    const seen: string[] = [];
+    const seen: (string | undefined)[] = [];
     const watching = open.db.resident.findOne(residentId()).$.subscribe((doc) => {
       if (doc) seen.push((doc.toJSON() as ResidentDoc).app_settings.kids_style);
     });
