@@ -5,6 +5,7 @@ import {
   DecryptError,
   DOCUMENT_CIPHERTEXT_PREFIX,
   documentAssociatedData,
+  documentAssociatedDataOf,
   documentErrorContext,
   openDocumentJson,
   openDocumentJsonBatch,
@@ -95,16 +96,30 @@ describe('document records in batches', () => {
     const reader = createDocumentCodec({ key, collection: 'journal', primaryPath: 'id', fields: FIELDS, slices: { ms: -1, yield: pauses } });
     const plain: Doc[] = Array.from({ length: 200 }, (_, i) => ({ id: `doc-${i}`, date: '2024-01-01', description: `entry ${i}`, shared_with: [], _rev: '1-a' }));
     const stored = await writer.encryptMany(plain);
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    const askedAtFirstPause: number[] = [];
+    pauses.mockImplementationOnce(() => Promise.resolve(void askedAtFirstPause.push(decrypt.mock.calls.length)));
     // Copies, as IndexedDB hands back: nothing this reader has seen.
     const read = await reader.decryptMany(stored.map((doc) => ({ ...doc })));
     expect(read).toEqual(plain);
     expect(pauses.mock.calls.length).toBeGreaterThanOrEqual(5);
+    // Listing the records to open (their associated data) is sliced too: the first pause came before any was asked for.
+    expect(askedAtFirstPause).toEqual([0]);
+    decrypt.mockRestore();
     // Records it has opened come back at once, without a promise and without pausing.
     pauses.mockClear();
     const again = reader.decryptMany(stored.map((doc) => ({ ...doc })));
     expect(again).not.toBeInstanceOf(Promise);
     expect(again).toEqual(plain);
     expect(pauses).not.toHaveBeenCalled();
+  });
+
+  it('the associated data built per collection is byte for byte the one each document had', () => {
+    const ids = ['doc-1', '', 'quote " and \\ backslash', 'línea\nnueva\t', '😀 emoji', '\u2028\u2029', '</script>', 'x'.repeat(300)];
+    for (const [collection, fields] of [['journal', FIELDS], ['resident', ['app_settings']], ['comments', []]] as const) {
+      const build = documentAssociatedDataOf(collection, fields);
+      for (const id of ids) expect(build(id), `${collection} ${JSON.stringify(id)}`).toEqual(documentAssociatedData({ collection, documentId: id, fields }));
+    }
   });
 
   it('a write seals in one batch and its change events hand back the very documents written', async () => {
