@@ -27,6 +27,7 @@
  */
 import { gcm } from '@noble/ciphers/aes.js';
 import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
+import { sliceClock, type Slices } from '@/lib/time-slices';
 import type { DataKey } from './key-vault';
 
 export const CIPHERTEXT_PREFIX = 'v1:';
@@ -273,12 +274,6 @@ export async function sealDocumentJsonBatch(
   return out;
 }
 
-/** Lets other tasks run every `ms` of main-thread work (the caller's scheduler: none here). */
-export interface Slices {
-  readonly ms: number;
-  readonly yield: () => Promise<void>;
-}
-
 const ignore = (): void => undefined;
 
 /**
@@ -303,12 +298,9 @@ export async function openDocumentJsonBatch(
   if (count === 0) return [];
   const cryptoKey = await subtleKey(key);
   const opening = new Array<Promise<ArrayBuffer>>(count);
-  let sliceStart = performance.now();
+  const asking = sliceClock(slices, 8);
   for (let i = 0; i < count; i++) {
-    if (slices && (i & 7) === 7 && performance.now() - sliceStart > slices.ms) {
-      await slices.yield();
-      sliceStart = performance.now();
-    }
+    if (asking.due(i)) await asking.pause();
     const bytes = unpack(records[i] as string, DOCUMENT_CIPHERTEXT_PREFIX, () => contextOf(i));
     opening[i] = crypto.subtle.decrypt(
       { name: 'AES-GCM', iv: bytes.subarray(0, NONCE_BYTES), additionalData: aads[i] as Uint8Array<ArrayBuffer> },
@@ -329,12 +321,9 @@ export async function openDocumentJsonBatch(
     throw new DecryptError('authentication-failed', contextOf(index), { cause: failed.reason });
   }
   const out = new Array<string>(count);
-  sliceStart = performance.now();
+  const decoding = sliceClock(slices, 8);
   for (let i = 0; i < count; i++) {
-    if (slices && (i & 7) === 7 && performance.now() - sliceStart > slices.ms) {
-      await slices.yield();
-      sliceStart = performance.now();
-    }
+    if (decoding.due(i)) await decoding.pause();
     try {
       out[i] = decoder.decode(plain[i]);
     } catch (cause) {

@@ -20,6 +20,7 @@ import {
   sealDocumentJsonBatch,
 } from '../crypto/field-cipher';
 import type { DataKey } from '../crypto/key-vault';
+import { sliceClock, type Slices } from '@/lib/time-slices';
 import { yieldToMain } from '@/lib/yield-to-main';
 
 export type Doc = Record<string, unknown>;
@@ -43,9 +44,6 @@ export interface DocumentCodec {
  */
 export const SLICE_MS = 8;
 
-/** The clock the slices are measured with (`performance.now` in browsers and Node). */
-const now = (): number => performance.now();
-
 export interface DocumentCodecArgs {
   readonly key: DataKey;
   readonly collection: string;
@@ -57,8 +55,7 @@ export interface DocumentCodecArgs {
 
 export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
   const { key, collection, primaryPath, fields } = args;
-  const sliceMs = args.slices?.ms ?? SLICE_MS;
-  const pause = args.slices?.yield ?? yieldToMain;
+  const slices: Slices = { ms: args.slices?.ms ?? SLICE_MS, yield: args.slices?.yield ?? yieldToMain };
   if (fields.length === 0) throw new EncryptError(`${collection}: no encrypted fields`);
   const holder = fields[0] as string;
   const encrypted = new Set(fields);
@@ -248,10 +245,10 @@ export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
      * one task of 33 ms here before a single decryption was asked for).
      */
     const look = (start: number): number => {
-      const sliceStart = now();
+      const listing = sliceClock(slices, 32);
       for (let i = start; i < docs.length; i++) {
         // Only once a record needs opening: a read of known records stays synchronous, as promised.
-        if (i > start && slots.length > 0 && (i & 31) === 31 && now() - sliceStart > sliceMs) return i;
+        if (i > start && slots.length > 0 && listing.due(i)) return i;
         const stored = docs[i] as Doc;
         const written = plainByStored.get(stored);
         if (written) {
@@ -277,14 +274,11 @@ export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
     const openListed = (): Promise<Doc[]> => {
       const errorContext = (j: number): FieldContext =>
         documentErrorContext(contextFor(String((docs[slots[j] as number] as Doc)[primaryPath])));
-      return openDocumentJsonBatch(key, records, aads, errorContext, { ms: sliceMs, yield: pause }).then(async (jsons) => {
-        let sliceStart = now();
+      return openDocumentJsonBatch(key, records, aads, errorContext, slices).then(async (jsons) => {
+        // A read of hundreds of documents is put back together in slices, so the page keeps painting.
+        const joining = sliceClock(slices, 32);
         for (let j = 0; j < slots.length; j++) {
-          // A read of hundreds of documents is put back together in slices, so the page keeps painting.
-          if ((j & 31) === 31 && now() - sliceStart > sliceMs) {
-            await pause();
-            sliceStart = now();
-          }
+          if (joining.due(j)) await joining.pause();
           const i = slots[j] as number;
           const stored = docs[i] as Doc;
           let values: unknown;
@@ -306,7 +300,7 @@ export function createDocumentCodec(args: DocumentCodecArgs): DocumentCodec {
     if (next === docs.length) return slots.length === 0 ? out : openListed();
     return (async () => {
       while (next < docs.length) {
-        await pause();
+        await slices.yield();
         next = look(next);
       }
       return slots.length === 0 ? out : openListed();

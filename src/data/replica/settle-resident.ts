@@ -12,6 +12,6 @@ import { setSyncState, type SyncState } from './local-writes';
 
 export async function settleResident(local: LocalRef, sync: SyncState, result: OutboxResult | null | undefined): Promise<void> {
   const parsed = residentDetailsSchema.safeParse(result?.data);
-  const copy = parsed.success && parsed.data.id === local.id ? { ...residentDocOf(parsed.data), id: local.id } : null;
+  const copy = parsed.success && parsed.data.id === local.id ? residentDocOf(parsed.data) : null;
   await setSyncState('resident', local.id, sync, { outboxId: local.outboxId ?? null, copy });
 }

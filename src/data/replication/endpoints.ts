@@ -54,7 +54,7 @@ function strip<T extends { deleted_at: unknown }>(row: T): Omit<T, 'deleted_at'>
 }
 
 /** The young person's record as a replica document (without sync fields): pulled, or a write's answer. */
-export const residentDocOf = (row: ResidentDetails): Record<string, unknown> => ({ ...strip(row), kind: 'details' });
+export const residentDocOf = (row: ResidentDetails): Record<string, unknown> & { id: string } => ({ ...strip(row), kind: 'details' });
 
 export function residentReplication(residentId: string): Replicated {
   const config: PullConfig<ResidentDetails> = {
