@@ -6,7 +6,8 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comments$ } from '@/entries/hooks/entry-queries';
-import { journalEntries$, journalReactions$ } from '@/entries/hooks/journal-entries-query';
+import { journalReactions$ } from '@/entries/data/journal-reactions';
+import { journalEntries$ } from '@/entries/hooks/journal-entries-query';
 import { feedback$ } from '@/data/hooks/queries';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
@@ -58,7 +59,8 @@ describe('journal list: search and filters on the device', () => {
   });
 
   it('reaction and sharing filters combine with search and the date range; the reactions used are offered once each', async () => {
-    const { db } = await open();
+    const opened = await open();
+    const { db } = opened;
     await db.journal.bulkInsert([
       entry(1, '2026-03-01', '10:00', { reaction: '😀', description: 'football with Sam' }),
       entry(2, '2026-03-02', '10:00', { reaction: '😢', description: 'football lost', shared_with: [uuid(9)] }),
@@ -78,7 +80,7 @@ describe('journal list: search and filters on the device', () => {
     expect(descriptions(more)).toEqual(['football won']);
     expect(more.hasMore).toBe(true);
     expect((await firstValueFrom(journalEntries$(db, '', 10, { reaction: '🤩' }))).items).toEqual([]);
-    expect(await firstValueFrom(journalReactions$(db))).toEqual(['😀', '😢']);
+    expect(await firstValueFrom(journalReactions$(opened))).toEqual(['😀', '😢']);
   });
 
   it('1,000 entries: a filtered page comes back quickly and right', async () => {

@@ -38,6 +38,8 @@ const probes: Array<[string, string, string, string]> = [
   ['the form renderer importing src/api', 'src/components/form-renderer/fields/x.ts', "export * from '../../../api/base-address';", PATHS],
   ['the form renderer importing entries', 'src/components/form-renderer/x.ts', "export * from '@/entries/components/drawing-shapes';", PATHS],
   ['the form renderer importing rxdb', 'src/components/form-renderer/x.ts', "import { createRxDatabase } from 'rxdb';\nexport const c = createRxDatabase;", IMPORTS],
+  ['entries importing code from rxdb (pages would carry it)', 'src/entries/data/x.ts', "import { getChangedDocumentsSince } from 'rxdb';\nexport const g = getChangedDocumentsSince;", `@typescript-eslint/${IMPORTS}`],
+  ['a hook importing code from dexie', 'src/entries/hooks/x.ts', "import Dexie from 'dexie';\nexport const d = Dexie;", `@typescript-eslint/${IMPORTS}`],
 ];
 
 describe('lint fences (ARCHITECTURE rules 1 and 2)', () => {
@@ -54,6 +56,7 @@ describe('lint fences (ARCHITECTURE rules 1 and 2)', () => {
     ['a feature importing shared layers', 'src/features/journal/x.ts', "export * from '@/lib/initials';\nexport * from '../../data/owner';"],
     ['a feature importing its own files', 'src/features/voice/x.ts', "export * from './voice-next-steps';"],
     ['src/data importing rxdb', 'src/data/x.ts', "import { createRxDatabase } from 'rxdb';\nexport const c = createRxDatabase;"],
+    ['entries importing types from rxdb', 'src/entries/data/x.ts', "import type { RxCollection } from 'rxdb';\nexport type C = RxCollection;"],
     ['src/api calling fetch', 'src/api/x.ts', "export const r = self.fetch('/api');"],
     ['sw importing the outbox and workbox', 'sw/x.ts', "import { precacheAndRoute } from 'workbox-precaching';\nexport const p = precacheAndRoute;\nexport * from '../src/data/owner';"],
     ['sw importing the pulled-ahead store', 'sw/x.ts', "export * from '../src/data/prefetch/store';"],

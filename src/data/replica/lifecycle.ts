@@ -24,6 +24,7 @@ import { SIGN_IN_TURNS } from '../replication/in-turn';
 import { patchStatus, resetStatus } from '../replication/sync-status';
 import { restoreAccount } from '../session-store';
 import { replicaCollections } from './collections';
+import { changesSinceIn } from './changes-since';
 import { replicaStore, type OpenReplica, type ReplicaIdentity } from './replica-store';
 import { ACCOUNT_DOC_ID, SYNCED, syncFields, type AccountDoc } from './types';
 
@@ -186,7 +187,7 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
       // worker reads the active owner, so it is stored before the page asks the worker to replay.
       await setActiveOwner(name, opts.indexedDB ?? globalThis.indexedDB).catch(() => undefined);
       rememberOwner(name);
-      current = { db, name, identity };
+      current = { db, name, identity, changesSince: changesSinceIn(db) };
     }
     const previous = replicaStore.get();
     if (account) {

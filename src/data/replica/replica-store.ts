@@ -15,10 +15,29 @@ export interface ReplicaIdentity {
   readonly homeIds: readonly string[];
 }
 
+/** Where a reader of a collection's changes got to: RxDB's `_meta.lwt` of the last document read, and its id. */
+export interface ChangeCheckpoint {
+  readonly id: string;
+  readonly lwt: number;
+}
+
+/**
+ * The documents of a collection written since `checkpoint` (all of them without one), deleted ones
+ * included, in the order written, decrypted, at most `limit`: for what is kept beside the documents
+ * (src/entries/data/journal-reactions.ts).
+ */
+export type ChangesSince = (
+  collection: keyof typeof replicaCollections,
+  limit: number,
+  checkpoint: ChangeCheckpoint | null,
+) => Promise<readonly Record<string, unknown>[]>;
+
 export interface OpenReplica {
   readonly db: ReplicaDatabase;
   readonly name: string;
   readonly identity: ReplicaIdentity;
+  /** RxDB's changes-since read, handed out with the replica so that pages never import RxDB (it loads with the replica's chunk). */
+  readonly changesSince: ChangesSince;
 }
 
 /** The open replica (null before sign-in, while opening, after sign-out). Hooks subscribe to it. */

@@ -72,9 +72,11 @@ export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
  * `local:<file id>` (an attachment or drawing written on this device and not uploaded yet, see
  * src/entries/data), `draft:<key>` (a form draft: `data` is its JSON text, content_type
  * application/json, see src/data/drafts.ts), `kept:<document id>:<blob id>:<n>` (chunk n of a
- * document's file kept offline, see src/data/documents/kept-bytes.ts).
+ * document's file kept offline, see src/data/documents/kept-bytes.ts), `summary:<name>` (a summary
+ * derived from other documents, such as the journal's reactions, see
+ * src/entries/data/journal-reactions.ts).
  */
-export type FileKind = 'photo' | 'file' | 'local' | 'draft' | 'kept';
+export type FileKind = 'photo' | 'file' | 'local' | 'draft' | 'kept' | 'summary';
 export interface FileDoc extends SyncFields {
   id: string;
   kind: FileKind;

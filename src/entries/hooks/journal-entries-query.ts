@@ -96,14 +96,3 @@ export function journalEntries$(db: ReplicaDatabase, search: string, limit: numb
     }),
   );
 }
-
-/**
- * The reactions the young person has used in their journal, each once, most recent first. Read off
- * each entry, not a copy of it: a journal of 5,000 entries copied whole (`toJSON`) was a task of
- * 40-60 ms on a 4x slower phone when the journal opened (CDP profile of the warm journal).
- */
-export function journalReactions$(db: ReplicaDatabase): Observable<string[]> {
-  return journalOf(db)
-    .find({ sort: NEWEST_FIRST })
-    .$.pipe(map((docs) => [...new Set(docs.map((doc) => doc.get('reaction') as JournalDoc['reaction']).filter((r): r is string => Boolean(r)))]));
-}

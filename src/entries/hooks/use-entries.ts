@@ -2,7 +2,8 @@ import { useCallback } from 'react';
 import type { OpenReplica } from '../../data/replica/replica-store';
 import type { EmojiDoc, JournalDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 import { emojis$, entry$, voiceCategories$, voiceEntries$ } from './entry-queries';
-import { journalEntries$, journalReactions$, type EntriesPage, type JournalFilters } from './journal-entries-query';
+import { journalReactions$ } from '../data/journal-reactions';
+import { journalEntries$, type EntriesPage, type JournalFilters } from './journal-entries-query';
 import { useLive, type Live } from '../../data/hooks/use-live';
 
 const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
@@ -31,12 +32,12 @@ export function useJournalEntries({ search = '', limit, filters = {} }: JournalE
 }
 
 /**
- * The reactions the young person has used in their journal (for the list's reaction filter).
- * They are encrypted, so this reads and decrypts every entry: `enabled` false holds it back (the
- * list asks once its first page is on screen, so 1,000 entries do not delay the first 20).
+ * The reactions the young person has used in their journal (for the list's reaction filter), from
+ * their encrypted summary. `enabled` false holds it back (the list asks once its first page is on
+ * screen; the summary's first build, once per device, reads every entry).
  */
 export function useJournalReactions(enabled = true): Live<string[]> {
-  const factory = useCallback((open: OpenReplica) => journalReactions$(open.db), []);
+  const factory = useCallback((open: OpenReplica) => journalReactions$(open), []);
   return useLive('journal', enabled ? factory : null, noReactions, (list) => list.length === 0);
 }
 
