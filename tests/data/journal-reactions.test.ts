@@ -28,15 +28,16 @@ function entry(n: number, sortKey: string, reaction: string | null): JournalDoc 
   };
 }
 
-/** Watches the reactions; `now()` is the latest list, `read` the journal records read from storage meanwhile. */
+/** Watches the reactions; `now()` is the latest list, `read` the journal records read from storage meanwhile, in `reads` reads. */
 function watch(open: OpenReplica) {
   let latest: string[] | null = null;
   const storage = open.db.journal.storageInstance;
   const query = storage.query.bind(storage);
-  const counter = { read: 0 };
+  const counter = { read: 0, reads: 0 };
   storage.query = async (prepared) => {
     const result = await query(prepared);
     counter.read += result.documents.length;
+    counter.reads += 1;
     return result;
   };
   subscriptions.push(journalReactions$(open).subscribe((list) => (latest = list)));
@@ -110,6 +111,27 @@ describe('journal reactions: the Feeling filter choices', () => {
     await again.until(['🤩', '😢', '😀']);
     // The entries written since the summary (201), not the 600 before them.
     expect(again.counter.read).toBeLessThan(300);
+  });
+
+  it('remember how far they read even when no reaction changed, so a reopen does not read those entries again', async () => {
+    const options: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
+    const site = uniqueName('site');
+    let open = await openReplicaForAccount(testAccount, site, options);
+    await open.db.journal.insert(entry(1, '2026-03-01T10:00', '😀'));
+    const first = watch(open);
+    await first.until(['😀']);
+    await eventually(async () => (await stored(open)) !== null, 10_000, 'the first stored summary');
+    // Entries with no feeling arrive while the list is on screen (a pull's page, one write).
+    await open.db.journal.bulkInsert(Array.from({ length: 300 }, (_, i) => entry(10 + i, '2026-03-02T10:00', null)));
+    await eventually(async () => (await stored(open))?.data?.includes(uuid(1000 + 309)) ?? false, 10_000, 'the checkpoint past the 300 stored');
+    subscriptions.splice(0).forEach((s) => s.unsubscribe());
+    await closeReplica();
+
+    open = await openReplicaForAccount(testAccount, site, options);
+    const again = watch(open);
+    await again.until(['😀']);
+    await eventually(() => again.counter.reads > 0, 10_000, 'the catch-up');
+    expect(again.counter.read).toBeLessThan(10);
   });
 
   it('are rebuilt from the entries when the stored summary cannot be read', async () => {

@@ -19,7 +19,7 @@
  * entries (once per device, the cost it saves every other time), and it goes with the replica at
  * sign-out.
  */
-import type { RxChangeEvent, RxCollection } from 'rxdb';
+import type { RxChangeEventBulk, RxCollection } from 'rxdb';
 import { Observable, type Subscription } from 'rxjs';
 import type { ChangeCheckpoint, OpenReplica, ReplicaDatabase } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type FileDoc, type JournalDoc } from '../../data/replica/types';
@@ -87,7 +87,8 @@ class ReactionsSummary {
     if (this.last) emit(this.last);
     if (!this.changes) {
       // Not listening until now: what was written meanwhile is read first.
-      this.changes = this.journal.$.subscribe((event) => this.onChange(event as RxChangeEvent<EntryState>));
+      // By write, not by entry: a pull's page of 1,000 entries is one pass over the summary, not 1,000.
+      this.changes = this.journal.eventBulks$.subscribe((bulk) => this.onChanges(bulk as RxChangeEventBulk<EntryState>));
       this.catchUp().catch(fail);
     }
     return () => {
@@ -118,17 +119,17 @@ class ReactionsSummary {
       this.held = [];
       try {
         await this.load();
-        let changed = false;
+        const from = this.checkpoint;
         for (;;) {
           if (this.db.closed) return;
           // In (lwt, id) order: each page moves the checkpoint to its last entry (apply).
           const page = await this.replica.changesSince('journal', PAGE, this.checkpoint);
-          for (const doc of page) changed = this.apply(doc as unknown as EntryState) || changed;
+          for (const doc of page) this.apply(doc as unknown as EntryState);
           if (page.length < PAGE) break;
         }
         // In the order written: an event older than the read is followed by the newer ones.
-        for (const doc of this.held) changed = this.apply(doc) || changed;
-        if (changed) this.scheduleStore();
+        for (const doc of this.held) this.apply(doc);
+        if (this.checkpoint !== from) this.scheduleStore();
         this.publish();
       } finally {
         this.held = null;
@@ -138,26 +139,25 @@ class ReactionsSummary {
     return this.catchingUp;
   }
 
-  private onChange(event: RxChangeEvent<EntryState>): void {
-    const doc = event.operation === 'DELETE' ? { ...event.documentData, _deleted: true } : event.documentData;
+  private onChanges(bulk: RxChangeEventBulk<EntryState>): void {
+    const docs = bulk.events.map((event) => (event.operation === 'DELETE' ? { ...event.documentData, _deleted: true } : event.documentData));
     if (this.held) {
-      this.held.push(doc);
+      this.held.push(...docs);
       return;
     }
-    if (this.apply(doc)) this.scheduleStore();
+    for (const doc of docs) this.apply(doc);
+    // Stored even when no reaction changed: the checkpoint moved, and the next open would read those entries again.
+    this.scheduleStore();
     this.publish();
   }
 
-  /** Sets one entry's state; true when the summary changed. */
-  private apply(doc: EntryState): boolean {
+  /** Sets one entry's state, and moves the checkpoint past it. */
+  private apply(doc: EntryState): void {
     const lwt = doc._meta?.lwt ?? 0;
     const at = this.checkpoint;
     if (!at || lwt > at.lwt || (lwt === at.lwt && doc.id > at.id)) this.checkpoint = { id: doc.id, lwt };
-    const before = this.entries.get(doc.id);
-    if (doc._deleted || !doc.reaction) return this.entries.delete(doc.id);
-    if (before && before[0] === doc.sort_key && before[1] === doc.reaction) return false;
-    this.entries.set(doc.id, [doc.sort_key, doc.reaction]);
-    return true;
+    if (doc._deleted || !doc.reaction) this.entries.delete(doc.id);
+    else this.entries.set(doc.id, [doc.sort_key, doc.reaction]);
   }
 
   private publish(): void {
