@@ -43,6 +43,16 @@ describe('document records in batches', () => {
     expect(await openDocumentJsonBatch(key, [single, ...first], [aad(ids[0]!), ...ids.map(aad)], (i) => documentErrorContext(context(String(i))))).toEqual([jsons[0], ...jsons]);
   });
 
+  it('a batch seals texts of every width, across its shared buffers, as encode would', async () => {
+    const key = randomKey();
+    const texts = ['plain', 'é and ü', '中文 and ﷺ', '😀 and 🦄', 'lone \ud800 surrogate', 'x'.repeat(100_000), '😀'.repeat(20_000), ''];
+    const ids = texts.map((_, i) => `doc-${i}`);
+    const jsons = [...texts, ...texts].map((text) => JSON.stringify({ description: text }));
+    const records = await sealDocumentJsonBatch(key, jsons, [...ids, ...ids].map(aad));
+    const asEncoded = (json: string) => new TextDecoder().decode(new TextEncoder().encode(json));
+    expect(await openDocumentJsonBatch(key, records, [...ids, ...ids].map(aad), (i) => documentErrorContext(context(String(i))))).toEqual(jsons.map(asEncoded));
+  });
+
   it('a batch that cannot open one record says which one', async () => {
     const key = randomKey();
     const ids = ['a', 'b', 'c'];

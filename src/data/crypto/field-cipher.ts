@@ -74,6 +74,30 @@ export class EncryptError extends Error {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+const ENCODE_BLOCK = 65_536;
+
+/**
+ * The UTF-8 of many texts, a view each into shared 64 KiB blocks: `encode` allocates a buffer per
+ * text, and a write of 1,000 entries spent 4 ms of its main thread there (Chromium profile, stop 40).
+ */
+function encodeAll(texts: readonly string[]): Uint8Array<ArrayBuffer>[] {
+  const out = new Array<Uint8Array<ArrayBuffer>>(texts.length);
+  let block = new Uint8Array(0);
+  let at = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i] as string;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (block.length - at < text.length * 3) {
+      block = new Uint8Array(Math.max(ENCODE_BLOCK, text.length * 3));
+      at = 0;
+    }
+    const { written } = encoder.encodeInto(text, block.subarray(at));
+    out[i] = block.subarray(at, at + written);
+    at += written;
+  }
+  return out;
+}
+
 /** Unambiguous encoding of the context (names may contain any character). */
 export function associatedData(context: FieldContext): Uint8Array {
   return encoder.encode(JSON.stringify(['hearth-field-v1', context.collection, context.documentId, context.field]));
@@ -260,15 +284,18 @@ export async function sealDocumentJsonBatch(
   if (count === 0) return [];
   const cryptoKey = await subtleKey(key);
   const nonces = nextNonces(count);
+  const plaintexts = encodeAll(jsons);
   const sealing = new Array<Promise<ArrayBuffer>>(count);
   for (let i = 0; i < count; i++) {
     const iv = nonces.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES);
-    sealing[i] = crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aads[i] as Uint8Array<ArrayBuffer> }, cryptoKey, encoder.encode(jsons[i]));
+    sealing[i] = crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aads[i] as Uint8Array<ArrayBuffer> }, cryptoKey, plaintexts[i]!);
   }
   const sealed = await Promise.all(sealing);
   const out = new Array<Ciphertext>(count);
   for (let i = 0; i < count; i++) {
-    out[i] = pack(DOCUMENT_CIPHERTEXT_PREFIX, nonces.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES), new Uint8Array(sealed[i] as ArrayBuffer));
+    // base64(nonce || sealed) without joining the bytes: 12 bytes are exactly 16 base64 characters.
+    const nonce = encodeBase64(nonces.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES));
+    out[i] = (DOCUMENT_CIPHERTEXT_PREFIX + nonce + encodeBase64(new Uint8Array(sealed[i] as ArrayBuffer))) as Ciphertext;
   }
   nonces.fill(0);
   return out;
