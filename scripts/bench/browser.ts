@@ -19,6 +19,12 @@ if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65_535) throw new Error(`BENC
 const BASE = `http://127.0.0.1:${PORT}`;
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+/** Chromium's full version: a persistent context has no Browser object to ask, and the user agent says only the major version. */
+export async function chromiumVersion(context: BrowserContext, page: Page): Promise<string> {
+  const { product } = await (await context.newCDPSession(page)).send('Browser.getVersion');
+  return /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product;
+}
+
 function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });

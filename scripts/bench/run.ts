@@ -6,7 +6,7 @@
  *      (fake-indexeddb) and in Chromium (its IndexedDB, on disk: sync-in-chromium.ts); the median of
  *      BENCH_SYNC_RUNS runs each (default 3), every run's time beside it
  *   b. encrypted vs unencrypted insert and query of 1,000 documents, in Node (fake-indexeddb) and in
- *      Chromium (its IndexedDB and WebCrypto, where the replica runs: encryption-in-chromium.ts)
+ *      Chromium (its IndexedDB on disk and WebCrypto, where the replica runs: encryption-in-chromium.ts)
  *   c. local write → reactive query emission
  *   d. warm offline start to dashboard content in Chromium, and bundle sizes
  *   e. (in d's browser run) journal with 1,000 entries: offline list open, and save → entry in list
@@ -80,7 +80,7 @@ async function main() {
     initialSync: await section('a. initial sync of 5,000 documents', () => withData((d) => medianRun(syncRuns, () => d.syncBench(), (r) => r.ms))),
     initialSyncInChromium: await section('a. the same in Chromium (IndexedDB on disk)', () => medianRun(syncRuns, () => syncInChromiumBench(root), (r) => r.ms)),
     encryption: await section('b. encrypted vs unencrypted, 1,000 documents', () => withData((d) => d.encryptionBench())),
-    encryptionInChromium: await section('b. the same in Chromium (IndexedDB)', () => encryptionInChromiumBench(root)),
+    encryptionInChromium: await section('b. the same in Chromium (IndexedDB on disk)', () => encryptionInChromiumBench(root)),
     reactiveQuery: await section('c. local write → reactive query', () => withData((d) => d.reactiveBench())),
     offlineStart: await section('d. warm offline start in Chromium', () => browserBench(root)),
     imageCheck: await section('f. image check, old vs new backend', () => imageCheckBench()),

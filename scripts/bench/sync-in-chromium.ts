@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startTestServer } from '../../tests/server/support/server';
 import { BENCH_MODULE, buildBenchPage } from './bench-page';
-import { CHROMIUM_ARGS } from './browser';
+import { CHROMIUM_ARGS, chromiumVersion } from './browser';
 import { seedCalendarInstances } from './seed-calendar';
 import { syncReport } from './sync-report';
 import type * as SyncPage from './sync-page';
@@ -52,9 +52,7 @@ export async function syncInChromiumBench(root: string, options: { documents?: n
       },
       { module: BENCH_MODULE, documents, timeoutMs },
     );
-    // A persistent context has no Browser object to ask, and the user agent says only the major version.
-    const { product } = await (await context.newCDPSession(page)).send('Browser.getVersion');
-    const version = /Chrome\/([\d.]+)/.exec(product)?.[1] ?? product;
+    const version = await chromiumVersion(context, page);
     return { ...syncReport(documents, result), method: `Chromium ${version}, IndexedDB on disk (a profile directory); the server in the bench's process (PGlite)` };
   } finally {
     await context.close().catch(() => undefined);
