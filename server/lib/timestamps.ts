@@ -16,12 +16,13 @@ export const hourMinute = (expr: Expression<unknown>) => sql<string>`to_char(${e
 export const hourMinuteOrNull = (expr: Expression<unknown>) => sql<string | null>`to_char(${expr}, 'HH24:MI')`;
 
 /**
- * The new `updated_at` of a row a client pulls whole (the young person's record, GET
- * /v1/projects/residents/{id}): now(), but never at or before the stamp it replaces. now() is the
- * start of the writing transaction, so a transaction that began first and wrote the row after
- * another had committed used to stamp it earlier than the copy clients already held: they took
- * the newer copy for an older one and kept the old points or style until the next change. The
- * row's lock makes the second writer read the first one's committed stamp, so a row's stamps
- * follow its commits. (Lists have the sync horizon instead: lib/sync-horizon.ts.)
+ * The new `updated_at` of a row that more than one writer changes: now(), but never at or before
+ * the stamp it replaces. now() is the start of the writing transaction, so a transaction that began
+ * first and wrote the row after another had committed used to stamp it earlier than the copy
+ * clients already held: a device keeps the copy with the later `updated_at`, took the newer copy
+ * for an older one, and kept the old points or style until the next change. The row's lock makes
+ * the second writer read the first one's committed stamp, so a row's stamps follow its commits.
+ * Used for the young person's record (pulled whole), entries (domain/entries/conflicts.ts), task
+ * logs and feedback threads; the sync horizon (lib/sync-horizon.ts) covers the order of list pulls.
  */
-export const laterStamp = (column: string) => sql<string>`greatest(now(), ${sql.ref(column)} + interval '1 microsecond')`;
+export const laterStamp = <T = string>(column: string) => sql<T>`greatest(now(), ${sql.ref(column)} + interval '1 microsecond')`;

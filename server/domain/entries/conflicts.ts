@@ -3,6 +3,7 @@ import { baseUpdatedAtSchema, deviceIdSchema, entryMessages } from '../../../src
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../lib/http-errors';
+import { laterStamp } from '../../lib/timestamps';
 import { ENTRY_TABLE } from './entry-table';
 
 /**
@@ -26,7 +27,7 @@ import { ENTRY_TABLE } from './entry-table';
  */
 
 /** A new `updated_at` for an entry row: now, and always after the value it replaces. */
-export const touched = (): RawBuilder<Date> => sql<Date>`greatest(now(), updated_at + interval '1 microsecond')`;
+export const touched = (): RawBuilder<Date> => laterStamp<Date>('updated_at');
 
 export interface EditVersion {
   /** `updated_at` of the copy the change was made from (null: not said, the change simply applies). */

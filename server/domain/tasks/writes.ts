@@ -11,6 +11,7 @@ import {
 import type { Database } from '../../db/schema';
 import { allowedFileType } from '../../../src/contract/file-type';
 import { HttpError } from '../../lib/http-errors';
+import { laterStamp } from '../../lib/timestamps';
 import { uuidv7 } from '../../lib/uuidv7';
 import { fieldErrors } from '../../lib/validate';
 import type { SignedIn } from '../../plugins/session';
@@ -62,7 +63,7 @@ async function loadLog(db: FastifyInstance['db'] | Transaction<Database>, auth: 
   return row;
 }
 
-const touchLog = (tx: Transaction<Database>, logId: string) => tx.updateTable('task_logs').set({ updated_at: sql`now()` }).where('id', '=', logId).execute();
+const touchLog = (tx: Transaction<Database>, logId: string) => tx.updateTable('task_logs').set({ updated_at: laterStamp('task_logs.updated_at') }).where('id', '=', logId).execute();
 
 /** The young person's push when staff set, fill or comment on an objective: pull `tasks`, open the objective. */
 const tasksPush = (app: FastifyInstance, logId: string) => changedPushMessage({ collections: ['tasks'], url: pushUrls.objective(logId) }, app.config.productName);
@@ -364,7 +365,7 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
         .updateTable('task_logs')
         .set({
           answers: JSON.stringify(answers),
-          updated_at: sql`now()`,
+          updated_at: laterStamp('task_logs.updated_at'),
           ...(complete ? { status: 'completed' as const, completed_at: sql`now()`, completed_by: auth.userId } : {}),
         })
         .where('id', '=', logId)

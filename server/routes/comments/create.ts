@@ -6,6 +6,7 @@ import { entryPaths } from '../../../src/contract/paths';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { changedPushMessage, pushUrls } from '../../../src/contract/push';
 import { HttpError } from '../../lib/http-errors';
+import { laterStamp } from '../../lib/timestamps';
 import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import { requireAuth, type SignedIn } from '../../plugins/session';
@@ -89,7 +90,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
       if (byResident) {
         await tx
           .updateTable('resident_feedback')
-          .set({ comment_id: id, count: 0, awaiting_resident_response: false, reaction, updated_at: sql`now()` })
+          .set({ comment_id: id, count: 0, awaiting_resident_response: false, reaction, updated_at: laterStamp('resident_feedback.updated_at') })
           .where('tenant_id', '=', auth.tenantId)
           .where('type', '=', type)
           .where('entry_id', '=', entry.id)
@@ -116,7 +117,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
               awaiting_resident_response: true,
               locked_at: entry.locked_at,
               reaction,
-              updated_at: sql`now()`,
+              updated_at: laterStamp('resident_feedback.updated_at'),
               deleted_at: null,
             }),
           )
@@ -204,7 +205,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     // The thread summary shows the latest comment: it is pulled again, with this reaction if it is that comment.
     await tx
       .updateTable('resident_feedback')
-      .set({ updated_at: sql`now()`, reaction: sql`case when comment_id = ${found.id} then ${reaction} else resident_feedback.reaction end` })
+      .set({ updated_at: laterStamp('resident_feedback.updated_at'), reaction: sql`case when comment_id = ${found.id} then ${reaction} else resident_feedback.reaction end` })
       .where('tenant_id', '=', auth.tenantId)
       .where('type', '=', type)
       .where('entry_id', '=', found.entry_id)
