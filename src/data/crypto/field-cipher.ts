@@ -189,11 +189,9 @@ function unpack(ciphertext: string, prefix: string, context: FieldContext | (() 
   return bytes;
 }
 
+/** prefix + base64(nonce || sealed), without joining the bytes: 12 bytes are exactly 16 base64 characters. */
 function pack(prefix: string, nonce: Uint8Array, sealed: Uint8Array): Ciphertext {
-  const out = new Uint8Array(NONCE_BYTES + sealed.length);
-  out.set(nonce, 0);
-  out.set(sealed, NONCE_BYTES);
-  return (prefix + encodeBase64(out)) as Ciphertext;
+  return (prefix + encodeBase64(nonce) + encodeBase64(sealed)) as Ciphertext;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,9 +291,7 @@ export async function sealDocumentJsonBatch(
   const sealed = await Promise.all(sealing);
   const out = new Array<Ciphertext>(count);
   for (let i = 0; i < count; i++) {
-    // base64(nonce || sealed) without joining the bytes: 12 bytes are exactly 16 base64 characters.
-    const nonce = encodeBase64(nonces.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES));
-    out[i] = (DOCUMENT_CIPHERTEXT_PREFIX + nonce + encodeBase64(new Uint8Array(sealed[i] as ArrayBuffer))) as Ciphertext;
+    out[i] = pack(DOCUMENT_CIPHERTEXT_PREFIX, nonces.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES), new Uint8Array(sealed[i] as ArrayBuffer));
   }
   nonces.fill(0);
   return out;

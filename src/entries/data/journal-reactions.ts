@@ -8,9 +8,10 @@
  *
  * The summary is one `files` document (kind `summary`, encrypted like a draft): each entry that has
  * a reaction, as `[id, sort_key, reaction]`, and the checkpoint of the latest write it has seen
- * (RxDB's `_meta.lwt` and the entry's id). Opening it costs one record. It then catches up with the entries written since (RxDB's
- * changes-since query, in pages, deleted entries included; entries are never purged here, Hearth
- * does not add RxDB's cleanup) and follows the collection's change events while someone watches.
+ * (RxDB's `_meta.lwt` and the entry's id). Opening it costs one record. It then catches up with the
+ * entries written since (RxDB's changes-since query, in pages, deleted entries included; entries are
+ * never purged here, Hearth does not add RxDB's cleanup) and follows the collection's change events
+ * while someone watches.
  * It listens before it reads, and applies what arrives during the read after it, so a write that
  * commits while it reads (another tab's, stamped earlier) is not missed. Applying an entry sets its
  * state, so seeing one twice is harmless.
@@ -40,7 +41,7 @@ interface Stored {
 type EntryState = Pick<JournalDoc, 'id' | 'sort_key' | 'reaction'> & { _deleted?: boolean; _meta?: { lwt?: number } };
 
 /** The reactions, each once, most recent first (sort key, then id, descending, as the list). */
-export function reactionsOf(entries: ReadonlyMap<string, Row>): string[] {
+function reactionsOf(entries: ReadonlyMap<string, Row>): string[] {
   const latest = new Map<string, string>();
   for (const [id, [sortKey, reaction]] of entries) {
     const key = `${sortKey}\u0000${id}`;
@@ -72,10 +73,10 @@ class ReactionsSummary {
   private readonly watchers = new Set<(reactions: string[]) => void>();
   private last: string[] | null = null;
 
-  private readonly db: ReplicaDatabase;
+  constructor(private readonly replica: OpenReplica) {}
 
-  constructor(private readonly replica: OpenReplica) {
-    this.db = replica.db;
+  private get db(): ReplicaDatabase {
+    return this.replica.db;
   }
 
   private get journal(): RxCollection<JournalDoc> {
