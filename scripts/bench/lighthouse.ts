@@ -43,6 +43,8 @@ export interface LighthouseOptions {
   readonly build?: boolean;
   /** Only these pages (login, dashboard, journal); default all. For quick looks, not for the record. */
   readonly only?: readonly string[];
+  /** Other signed-in paths to run warm as well (`--also /calendar,/voice/entries`): a look at screens the record leaves out. */
+  readonly also?: readonly string[];
   readonly port?: number;
 }
 
@@ -290,10 +292,13 @@ export async function lighthouseBench(options: LighthouseOptions = {}) {
     // Cold first: Lighthouse clears the origin's storage before each login run (and the profile is fresh).
     const skipped = (url: string): PageRuns => ({ url, profile: 'warm', median: null, runs: [], errors: ['not asked for'], afterPaint: null });
     const login = want('login') ? await lighthouseRuns(`${base}/`, chrome.port, runs, false) : skipped(`${base}/`);
-    if (want('dashboard') || want('journal')) await warmUp(base, chrome.port);
+    const also = options.also ?? [];
+    if (want('dashboard') || want('journal') || also.length) await warmUp(base, chrome.port);
     const dashboard = want('dashboard') ? await lighthouseRuns(`${base}/dashboard`, chrome.port, runs, true) : skipped(`${base}/dashboard`);
     const journal = want('journal') ? await lighthouseRuns(`${base}/journal/entries`, chrome.port, runs, true) : skipped(`${base}/journal/entries`);
-    return { root, runs, pages: { login, dashboard, journal }, transferredJs: transferred, routeJsFromBuild: fromBuild };
+    const others: Record<string, PageRuns> = {};
+    for (const path of also) others[path] = await lighthouseRuns(`${base}${path}`, chrome.port, runs, true);
+    return { root, runs, pages: { login, dashboard, journal }, also: others, transferredJs: transferred, routeJsFromBuild: fromBuild };
   } finally {
     if (chrome) await chrome.kill();
     if (server.pid) {
@@ -324,6 +329,7 @@ export function lighthouseRows(result: Awaited<ReturnType<typeof lighthouseBench
     page('login', result.pages.login),
     page('dashboard', result.pages.dashboard),
     page('journal entries', result.pages.journal),
+    ...Object.entries(result.also).map(([path, p]) => page(path, p)),
     [
       'i. JS transferred per route',
       Object.entries(result.transferredJs)
@@ -347,6 +353,7 @@ if (isMain) {
     runs: arg('--runs') ? Number(arg('--runs')) : undefined,
     build: !process.argv.includes('--no-build'),
     only: arg('--only')?.split(','),
+    also: arg('--also')?.split(','),
   }).then(
     (result) => {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n\n`);

@@ -2,16 +2,40 @@ import { useEffect, useState } from 'react';
 import { useEventTypes } from '@/data/hooks';
 import { useToday } from '@/data/hooks/use-todays-roster';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import type { CalendarPages } from '../hooks/use-calendar-pages';
 import { CalendarDay } from './calendar-day';
 import { groupByDay } from './group-by-day';
 
 /** Entries grouped by day, with "Load more" while there are more; focus moves to the first new entry. */
-export function CalendarList({ pages, emptyTitle, emptyText }: { pages: CalendarPages; emptyTitle: string; emptyText: string }) {
+export function CalendarList({ name, pages, emptyTitle, emptyText }: { name: string; pages: CalendarPages; emptyTitle: string; emptyText: string }) {
+  // The entries wait for their types' names too: a day shown without them grew by a line an entry
+  // when they came, and pushed the rest down (issue 13).
+  const eventTypes = useEventTypes();
+  const loading = pages.loading || eventTypes.loading;
+  return (
+    <HeldRegion name={name} loading={loading}>
+      <CalendarListContent pages={pages} loading={loading} types={eventTypes.data} emptyTitle={emptyTitle} emptyText={emptyText} />
+    </HeldRegion>
+  );
+}
+
+function CalendarListContent({
+  pages,
+  loading,
+  types,
+  emptyTitle,
+  emptyText,
+}: {
+  pages: CalendarPages;
+  loading: boolean;
+  types: Record<string, string>;
+  emptyTitle: string;
+  emptyText: string;
+}) {
   const today = useToday();
-  const types = useEventTypes().data;
-  const { page, loading, loadingMore, loadMore } = pages;
+  const { page, loadingMore, loadMore } = pages;
   const [focusAt, setFocusAt] = useState<number | null>(null);
   const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
 

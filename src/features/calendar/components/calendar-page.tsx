@@ -7,6 +7,7 @@ import './calendar.css';
 function UpcomingCalendar() {
   return (
     <CalendarList
+      name="calendar.upcoming"
       pages={useUpcomingPages()}
       emptyTitle="Nothing in your calendar yet."
       emptyText="When staff add appointments or important dates for you, they will show up here."
@@ -15,7 +16,7 @@ function UpcomingCalendar() {
 }
 
 function PastCalendar() {
-  return <CalendarList pages={usePastPages()} emptyTitle="Nothing in the past yet." emptyText="Appointments and dates that have gone by will show up here." />;
+  return <CalendarList name="calendar.past" pages={usePastPages()} emptyTitle="Nothing in the past yet." emptyText="Appointments and dates that have gone by will show up here." />;
 }
 
 /** /calendar: appointments and dates from the replica (works offline), grouped by day, 10 at a time. */

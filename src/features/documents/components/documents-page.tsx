@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { documentMark, type DocumentWithState } from '@/data/replica/documents';
@@ -71,42 +72,44 @@ export function DocumentsPage() {
     <div className="page documents">
       <PageHeading>Documents</PageHeading>
       <p className="lead">Things staff have shared with you and your home. Small ones are kept on this device so you can read them offline.</p>
-      {documents.loading ? (
-        <LoadingText />
-      ) : documents.data.length === 0 ? (
-        <EmptyState title="No documents yet.">When staff share a document with you, you will find it here.</EmptyState>
-      ) : (
-        <>
-          <StoragePanel items={documents.data} />
-          <div className="documents__search" role="search">
-            <label htmlFor={searchId} className="field__label">
-              Search documents
-            </label>
-            <input id={searchId} type="search" className="documents__search-input" value={query} onChange={(event) => setQuery(event.target.value)} autoComplete="off" />
-          </div>
-          <p className="documents__count" role="status" id={`${searchId}-count`}>
-            {searching
-              ? shown.length === 0
-                ? `No documents match “${query.trim()}”.`
-                : `${shown.length} ${shown.length === 1 ? 'document matches' : 'documents match'} “${query.trim()}”.`
-              : `${documents.data.length} ${documents.data.length === 1 ? 'document' : 'documents'}.`}
-          </p>
-          {groups.map(([category, items], index) => (
-            <section key={category} className="documents__category" aria-labelledby={`${searchId}-category-${index}`}>
-              <h2 className="section-title" id={`${searchId}-category-${index}`}>
-                {category}
-              </h2>
-              <ul className="documents__list">
-                {items.map((item) => (
-                  <li key={item.doc.id}>
-                    <DocumentItem item={item} />
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
-        </>
-      )}
+      <HeldRegion name="documents.list" loading={documents.loading}>
+        {documents.loading ? (
+          <LoadingText />
+        ) : documents.data.length === 0 ? (
+          <EmptyState title="No documents yet.">When staff share a document with you, you will find it here.</EmptyState>
+        ) : (
+          <>
+            <StoragePanel items={documents.data} />
+            <div className="documents__search" role="search">
+              <label htmlFor={searchId} className="field__label">
+                Search documents
+              </label>
+              <input id={searchId} type="search" className="documents__search-input" value={query} onChange={(event) => setQuery(event.target.value)} autoComplete="off" />
+            </div>
+            <p className="documents__count" role="status" id={`${searchId}-count`}>
+              {searching
+                ? shown.length === 0
+                  ? `No documents match “${query.trim()}”.`
+                  : `${shown.length} ${shown.length === 1 ? 'document matches' : 'documents match'} “${query.trim()}”.`
+                : `${documents.data.length} ${documents.data.length === 1 ? 'document' : 'documents'}.`}
+            </p>
+            {groups.map(([category, items], index) => (
+              <section key={category} className="documents__category" aria-labelledby={`${searchId}-category-${index}`}>
+                <h2 className="section-title" id={`${searchId}-category-${index}`}>
+                  {category}
+                </h2>
+                <ul className="documents__list">
+                  {items.map((item) => (
+                    <li key={item.doc.id}>
+                      <DocumentItem item={item} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          </>
+        )}
+      </HeldRegion>
     </div>
   );
 }

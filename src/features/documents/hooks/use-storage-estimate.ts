@@ -6,23 +6,31 @@ export interface StorageEstimateNow {
   readonly quota: number;
 }
 
+const canEstimate = (): boolean => typeof navigator !== 'undefined' && typeof navigator.storage?.estimate === 'function';
+
 /**
  * `navigator.storage.estimate()` where the browser has it (null otherwise, or while asking), asked
- * again whenever `refresh` changes (after keeping or freeing).
+ * again whenever `refresh` changes (after keeping or freeing). `asking` until the first answer (or
+ * failure): the line that shows it keeps its place meanwhile.
  */
-export function useStorageEstimate(refresh: unknown): StorageEstimateNow | null {
+export function useStorageEstimate(refresh: unknown): { estimate: StorageEstimateNow | null; asking: boolean } {
   const [estimate, setEstimate] = useState<StorageEstimateNow | null>(null);
+  const [asking, setAsking] = useState(canEstimate);
   useEffect(() => {
     let live = true;
-    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
-    void (storage?.estimate?.() ?? Promise.resolve(null))
+    if (!canEstimate()) return;
+    navigator.storage
+      .estimate()
       .then((value) => {
-        if (live && value && typeof value.usage === 'number' && typeof value.quota === 'number') setEstimate({ usage: value.usage, quota: value.quota });
+        if (live && typeof value.usage === 'number' && typeof value.quota === 'number') setEstimate({ usage: value.usage, quota: value.quota });
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        if (live) setAsking(false);
+      });
     return () => {
       live = false;
     };
   }, [refresh]);
-  return estimate;
+  return { estimate, asking };
 }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { ENTRY_KINDS, type EntryKind } from '@/contract/entry-kind';
@@ -30,47 +31,49 @@ export function FeedbackPage() {
   return (
     <div className="page feedback-page">
       <PageHeading>Feedback</PageHeading>
-      {loading ? <LoadingText /> : null}
-      {!loading && items.length === 0 ? (
-        <EmptyState
-          title="No new replies."
-          actions={
-            <Link to="/dashboard" className="button button--primary">
-              Back to dashboard
-            </Link>
-          }
-        >
-          {types.length > 0
-            ? 'When staff reply to your journal or to Voice, you will see it here.'
-            : 'Replies from staff show here when your journal or Voice is switched on.'}
-        </EmptyState>
-      ) : null}
-      {!loading && items.length > 0 ? (
-        <>
-          <p className="lead">Replies from staff that are waiting for you, newest first.</p>
-          {types.map((type) => {
-            const group = items.filter((item) => item.type === type);
-            const titleId = `feedback-${type}-title`;
-            return (
-              <section key={type} aria-labelledby={titleId} className="section feedback-group">
-                <h2 id={titleId} className="section-title feedback-group__title">
-                  {GROUPS[type].title} <span className="badge__count">{counts.data[type]}</span>
-                  <span className="visually-hidden"> waiting</span>
-                </h2>
-                {group.length === 0 ? (
-                  <p className="feedback-group__empty">{GROUPS[type].none}</p>
-                ) : (
-                  <ul className="replies feedback-group__list" aria-labelledby={titleId}>
-                    {group.map((item) => (
-                      <FeedbackItem key={item.id} item={item} />
-                    ))}
-                  </ul>
-                )}
-              </section>
-            );
-          })}
-        </>
-      ) : null}
+      <HeldRegion name="feedback.list" loading={loading}>
+        {loading ? <LoadingText /> : null}
+        {!loading && items.length === 0 ? (
+          <EmptyState
+            title="No new replies."
+            actions={
+              <Link to="/dashboard" className="button button--primary">
+                Back to dashboard
+              </Link>
+            }
+          >
+            {types.length > 0
+              ? 'When staff reply to your journal or to Voice, you will see it here.'
+              : 'Replies from staff show here when your journal or Voice is switched on.'}
+          </EmptyState>
+        ) : null}
+        {!loading && items.length > 0 ? (
+          <>
+            <p className="lead">Replies from staff that are waiting for you, newest first.</p>
+            {types.map((type) => {
+              const group = items.filter((item) => item.type === type);
+              const titleId = `feedback-${type}-title`;
+              return (
+                <section key={type} aria-labelledby={titleId} className="section feedback-group">
+                  <h2 id={titleId} className="section-title feedback-group__title">
+                    {GROUPS[type].title} <span className="badge__count">{counts.data[type]}</span>
+                    <span className="visually-hidden"> waiting</span>
+                  </h2>
+                  {group.length === 0 ? (
+                    <p className="feedback-group__empty">{GROUPS[type].none}</p>
+                  ) : (
+                    <ul className="replies feedback-group__list" aria-labelledby={titleId}>
+                      {group.map((item) => (
+                        <FeedbackItem key={item.id} item={item} />
+                      ))}
+                    </ul>
+                  )}
+                </section>
+              );
+            })}
+          </>
+        ) : null}
+      </HeldRegion>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { usePoints } from '@/data/hooks/use-points';
@@ -24,38 +25,40 @@ export function RewardHistoryPage() {
     <div className="page page--prose rewards">
       <PageHeading>Reward history</PageHeading>
       <PointsLine points={points.data} />
-      {history.loading ? (
-        <LoadingText />
-      ) : history.data.length === 0 ? (
-        <EmptyState
-          title="No rewards swapped yet."
-          actions={
-            <Link to={REWARDS_PATH} className="button button--primary">
-              Back to rewards
-            </Link>
-          }
-        >
-          Rewards you ask for will be listed here, showing whether each is approved, pending or denied.
-        </EmptyState>
-      ) : (
-        <section aria-labelledby="swaps-title">
-          <h2 id="swaps-title" className="section-title" tabIndex={-1} ref={listTitle}>
-            Your swaps
-          </h2>
-          <ul className="rewards__history">
-            {history.data.map((item) => (
-              <li key={item.id}>
-                <ExchangeItem item={item} onRemoved={() => listTitle.current?.focus()} />
-              </li>
-            ))}
-          </ul>
-          <p>
-            <Link to={REWARDS_PATH} className="rewards__link">
-              Back to rewards
-            </Link>
-          </p>
-        </section>
-      )}
+      <HeldRegion name="rewards.history" loading={history.loading}>
+        {history.loading ? (
+          <LoadingText />
+        ) : history.data.length === 0 ? (
+          <EmptyState
+            title="No rewards swapped yet."
+            actions={
+              <Link to={REWARDS_PATH} className="button button--primary">
+                Back to rewards
+              </Link>
+            }
+          >
+            Rewards you ask for will be listed here, showing whether each is approved, pending or denied.
+          </EmptyState>
+        ) : (
+          <section aria-labelledby="swaps-title">
+            <h2 id="swaps-title" className="section-title" tabIndex={-1} ref={listTitle}>
+              Your swaps
+            </h2>
+            <ul className="rewards__history">
+              {history.data.map((item) => (
+                <li key={item.id}>
+                  <ExchangeItem item={item} onRemoved={() => listTitle.current?.focus()} />
+                </li>
+              ))}
+            </ul>
+            <p>
+              <Link to={REWARDS_PATH} className="rewards__link">
+                Back to rewards
+              </Link>
+            </p>
+          </section>
+        )}
+      </HeldRegion>
     </div>
   );
 }

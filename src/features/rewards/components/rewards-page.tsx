@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { usePoints } from '@/data/hooks/use-points';
@@ -26,19 +27,21 @@ export function RewardsPage() {
           Your reward history
         </Link>
       </p>
-      {rewards.loading ? (
-        <LoadingText />
-      ) : rewards.data.length === 0 ? (
-        <EmptyState title="No rewards to choose from yet.">When your home adds rewards, you can swap your points for them here.</EmptyState>
-      ) : (
-        <ul className="rewards__list" aria-label="Rewards">
-          {rewards.data.map((reward) => (
-            <li key={reward.id}>
-              <RewardCard reward={reward} balance={balance} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <HeldRegion name="rewards.list" loading={rewards.loading}>
+        {rewards.loading ? (
+          <LoadingText />
+        ) : rewards.data.length === 0 ? (
+          <EmptyState title="No rewards to choose from yet.">When your home adds rewards, you can swap your points for them here.</EmptyState>
+        ) : (
+          <ul className="rewards__list" aria-label="Rewards">
+            {rewards.data.map((reward) => (
+              <li key={reward.id}>
+                <RewardCard reward={reward} balance={balance} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </HeldRegion>
     </div>
   );
 }

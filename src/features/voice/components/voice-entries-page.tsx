@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { ClosedBadge } from '@/entries/components/closed-badge';
 import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
 import { EmptyState } from '@/components/empty-state';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { RelativeTime } from '@/components/relative-time';
@@ -51,55 +52,57 @@ export function VoiceEntriesPage() {
   return (
     <div className="page page--prose">
       <PageHeading>My messages</PageHeading>
-      {entries.loading ? <LoadingText /> : null}
-      {!entries.loading && groups.length === 0 ? (
-        <EmptyState
-          title="No Voice messages yet."
-          actions={
-            <Link to="/voice" className="button button--primary">
-              Back to Voice
-            </Link>
-          }
-        >
-          Things you send with Voice will be listed here, grouped by category.
-        </EmptyState>
-      ) : null}
-      {groups.map((group) => (
-        <section key={group.id} className="section" aria-labelledby={`voice-group-${group.id}`}>
-          <h2 id={`voice-group-${group.id}`} className="section-title">
-            {group.name}
-          </h2>
-          <ul className="voice-list">
-            {group.entries.map((entry) => (
-              <li key={entry.id} className="card">
-                <p className="voice-item__excerpt">{excerptOf(entry)}</p>
-                <div className="voice-item__meta">
-                  <RelativeTime iso={entry.created_at} className="small-print" />
-                  <StateBadge entry={entry} />
-                  {entry.locked_at ? <ClosedBadge /> : null}
-                  <Link to={`/voice/comments/${entry.id}`}>
-                    {entry.comments_count === 1 ? '1 comment' : `${entry.comments_count} comments`}
-                    <span className="visually-hidden"> on this message</span>
-                  </Link>
-                  {entry.locked_at ? null : (
-                    <Link to={`/voice/edit/${entry.id}`}>
-                      Edit<span className="visually-hidden"> this message</span>
+      <HeldRegion name="voice.entries" loading={entries.loading}>
+        {entries.loading ? <LoadingText /> : null}
+        {!entries.loading && groups.length === 0 ? (
+          <EmptyState
+            title="No Voice messages yet."
+            actions={
+              <Link to="/voice" className="button button--primary">
+                Back to Voice
+              </Link>
+            }
+          >
+            Things you send with Voice will be listed here, grouped by category.
+          </EmptyState>
+        ) : null}
+        {groups.map((group) => (
+          <section key={group.id} className="section" aria-labelledby={`voice-group-${group.id}`}>
+            <h2 id={`voice-group-${group.id}`} className="section-title">
+              {group.name}
+            </h2>
+            <ul className="voice-list">
+              {group.entries.map((entry) => (
+                <li key={entry.id} className="card">
+                  <p className="voice-item__excerpt">{excerptOf(entry)}</p>
+                  <div className="voice-item__meta">
+                    <RelativeTime iso={entry.created_at} className="small-print" />
+                    <StateBadge entry={entry} />
+                    {entry.locked_at ? <ClosedBadge /> : null}
+                    <Link to={`/voice/comments/${entry.id}`}>
+                      {entry.comments_count === 1 ? '1 comment' : `${entry.comments_count} comments`}
+                      <span className="visually-hidden"> on this message</span>
                     </Link>
-                  )}
-                </div>
-                {entry.sync_state === 'failed' ? <FailedEntryActions kind="voice" entry={entry} /> : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
-      {groups.length > 0 ? (
-        <p className="section">
-          <Link to="/voice" className="button button--primary">
-            Send something new
-          </Link>
-        </p>
-      ) : null}
+                    {entry.locked_at ? null : (
+                      <Link to={`/voice/edit/${entry.id}`}>
+                        Edit<span className="visually-hidden"> this message</span>
+                      </Link>
+                    )}
+                  </div>
+                  {entry.sync_state === 'failed' ? <FailedEntryActions kind="voice" entry={entry} /> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        {groups.length > 0 ? (
+          <p className="section">
+            <Link to="/voice" className="button button--primary">
+              Send something new
+            </Link>
+          </p>
+        ) : null}
+      </HeldRegion>
     </div>
   );
 }

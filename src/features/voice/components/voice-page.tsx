@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
 import { FirstVisitNote } from '@/entries/components/first-visit-note';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { messages } from '@/contract/messages';
@@ -79,18 +80,20 @@ export function VoicePage() {
               <li>If you feel unsafe right now, tell an adult you trust or call Childline free on 0800 1111.</li>
             </ul>
           </FirstVisitNote>
-          {categories.loading ? <LoadingText /> : null}
-          {!categories.loading && categories.data.length === 0 ? <p>{messages.voiceMissingData}</p> : null}
-          <ul className="voice-choices">
-            {categories.data.map((category) => (
-              <li key={category.id}>
-                <button type="button" className="voice-choice" onClick={() => setChosen(category)}>
-                  <span className="voice-choice__name">{category.name}</span>
-                  {category.description ? <span className="voice-choice__description">{category.description}</span> : null}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <HeldRegion name="voice.choices" loading={categories.loading}>
+            {categories.loading ? <LoadingText /> : null}
+            {!categories.loading && categories.data.length === 0 ? <p>{messages.voiceMissingData}</p> : null}
+            <ul className="voice-choices">
+              {categories.data.map((category) => (
+                <li key={category.id}>
+                  <button type="button" className="voice-choice" onClick={() => setChosen(category)}>
+                    <span className="voice-choice__name">{category.name}</span>
+                    {category.description ? <span className="voice-choice__description">{category.description}</span> : null}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </HeldRegion>
           <p>
             <Link to="/voice/entries" className="button button--secondary">
               My messages

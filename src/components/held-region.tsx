@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import { useHeldHeight } from './use-held-layout';
+
+/**
+ * The part of a screen that the replica fills (a list, its "Loading…" and its empty state): while
+ * `loading`, it keeps the height it had the last time it showed here (./use-held-layout.ts), so the
+ * links and the footer below it do not move when the content arrives (issue 13). A plain block:
+ * what is inside lays out as it would without it.
+ */
+export function HeldRegion({ name, loading, className, children }: { name: string; loading: boolean; className?: string; children: ReactNode }) {
+  const held = useHeldHeight(name, loading);
+  return (
+    <div ref={held.ref} style={held.style} className={className} aria-busy={loading}>
+      {children}
+    </div>
+  );
+}
