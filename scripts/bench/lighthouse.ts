@@ -9,7 +9,7 @@
  * reckoning, tests/build/budgets.test.ts).
  *
  * Standalone too, for before/after runs against another checkout (its own build and server):
- *   tsx scripts/bench/lighthouse.ts [--root <checkout>] [--runs 3] [--no-build] [--only login,dashboard,journal]
+ *   tsx scripts/bench/lighthouse.ts [--root <checkout>] [--runs 3] [--no-build] [--only login,dashboard,journal] [--also /calendar,/rewards]
  * Ports: the server on LIGHTHOUSE_PORT (default 8196), Chromium's debugging port on the next one.
  * Chromium is CHROME_PATH (default /usr/bin/chromium), launched through chrome-launcher; nothing is
  * downloaded.
