@@ -301,8 +301,12 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     await saveVoiceEntry({ description: 'older', categoryId: uuid(50) });
     await new Promise((r) => setTimeout(r, 5));
     await saveVoiceEntry({ description: 'newer', categoryId: uuid(51) });
-    const voice = await firstValueFrom(voiceEntries$(open.db));
+    const voice = (await firstValueFrom(voiceEntries$(open.db, 100))).items;
     expect(voice.map((v) => [v.description, v.category_id])).toEqual([['newer', uuid(51)], ['older', uuid(50)]]);
+    const firstPage = await firstValueFrom(voiceEntries$(open.db, 1));
+    expect(firstPage.items.map((v) => v.description)).toEqual(['newer']);
+    expect(firstPage.hasMore).toBe(true);
+    expect((await firstValueFrom(voiceEntries$(open.db, 2))).hasMore).toBe(false);
   });
 
   it('a reply waits for its entry to exist on the server; then it is queued as multipart', async () => {

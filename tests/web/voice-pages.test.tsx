@@ -136,6 +136,23 @@ describe('/voice/entries', () => {
     expect(within(screen.getByRole('region', { name: 'Share good news' })).getByText('I passed my test')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Make a complaint' })).toBeNull();
   });
+
+  it('shows the newest 20, then 20 more with "Load more", focus on the first it brought', async () => {
+    const at = (i: number) => new Date(Date.UTC(2026, 2, 1) - i * 3_600_000).toISOString();
+    fakeReplica.set({
+      voiceEntries: Array.from({ length: 25 }, (_, i) =>
+        voiceEntry({ id: `v-${i}`, description: `Message ${i}`, created_at: at(i), sort_key: at(i), category_id: i % 2 ? CATEGORY.news : CATEGORY.concern }),
+      ),
+    });
+    renderApp('/voice/entries');
+    const shown = () => [...document.querySelectorAll('.voice-item__excerpt')].map((p) => p.textContent);
+    await waitFor(() => expect(shown()).toHaveLength(20));
+    expect(shown()).not.toContain('Message 20');
+    act(() => screen.getByRole('button', { name: 'Load more' }).click());
+    await waitFor(() => expect(shown()).toHaveLength(25));
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    await waitFor(() => expect(document.activeElement?.querySelector('.voice-item__excerpt')?.textContent).toBe('Message 20'));
+  });
 });
 
 describe('closed conversations (locked_at)', () => {

@@ -7,6 +7,7 @@ import type { EntryKind } from '@/contract/entry-kind';
 import type { RxCollection } from 'rxdb';
 import { map, type Observable } from 'rxjs';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
+import type { EntriesPage } from './journal-entries-query';
 import type { CommentDoc, EmojiDoc, EntryDoc, LookupDoc, VoiceCategoryDoc, VoiceDoc } from '../../data/replica/types';
 
 /** The journal or voice collection, typed by what both hold. */
@@ -14,9 +15,14 @@ const entriesOf = (db: ReplicaDatabase, type: EntryKind): RxCollection<EntryDoc>
 
 const plain = <T>(docs: readonly { toJSON(): unknown }[]): T[] => docs.map((doc) => doc.toJSON() as T);
 
-/** Newest first (created_at descending), each with its category_id for grouping. */
-export const voiceEntries$ = (db: ReplicaDatabase): Observable<VoiceDoc[]> =>
-  db.voice.find({ sort: [{ sort_key: 'desc' }] }).$.pipe(map((docs) => plain<VoiceDoc>(docs)));
+/**
+ * The newest `limit` voice entries (sort_key descending, walked backwards on its index: one page is
+ * read, not every message a young person ever sent), each with its category_id for grouping.
+ */
+export const voiceEntries$ = (db: ReplicaDatabase, limit: number): Observable<EntriesPage<VoiceDoc>> =>
+  db.voice
+    .find({ sort: [{ sort_key: 'desc' }], limit: limit + 1 })
+    .$.pipe(map((docs) => ({ items: plain<VoiceDoc>(docs.slice(0, limit)), hasMore: docs.length > limit })));
 
 export function entry$<T extends EntryDoc>(db: ReplicaDatabase, type: EntryKind, id: string): Observable<T | null> {
   return entriesOf(db, type).findOne(id).$.pipe(map((doc) => (doc ? (doc.toJSON() as T) : null)));

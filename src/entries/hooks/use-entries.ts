@@ -7,7 +7,7 @@ import { journalEntries$, type EntriesPage, type JournalFilters } from './journa
 import { useLive, type Live } from '../../data/hooks/use-live';
 
 const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
-const noVoice: VoiceDoc[] = [];
+const noVoice: EntriesPage<VoiceDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<VoiceDoc>;
 const noCategories: VoiceCategoryDoc[] = [];
 const noEmojis: EmojiDoc[] = [];
 const noReactions: string[] = [];
@@ -47,10 +47,10 @@ export function useJournalEntry(id: string | null): Live<JournalDoc | null> {
   return useLive('journal', id ? factory : null, null, (doc) => doc === null);
 }
 
-/** Voice entries, newest first; each carries category_id for grouping by category. */
-export function useVoiceEntries(): Live<VoiceDoc[]> {
-  const factory = useCallback((open: OpenReplica) => voiceEntries$(open.db), []);
-  return useLive('voice', factory, noVoice, (list) => list.length === 0);
+/** The newest `limit` voice entries; each carries category_id for grouping by category. */
+export function useVoiceEntries(limit: number): Live<EntriesPage<VoiceDoc>> {
+  const factory = useCallback((open: OpenReplica) => voiceEntries$(open.db, limit), [limit]);
+  return useLive('voice', factory, noVoice, (page) => page.items.length === 0);
 }
 
 export function useVoiceEntry(id: string | null): Live<VoiceDoc | null> {

@@ -25,9 +25,9 @@ export const useFakeReplica = (): FakeReplica => useSyncExternalStore(fakeReplic
 
 /** Stand-ins for src/entries/hooks/use-entries and use-comments, reading the fake replica. */
 export const entryHooks = {
-  useVoiceEntries: () => {
+  useVoiceEntries: (limit: number) => {
     const r = useFakeReplica();
-    return { data: r.voiceEntries, loading: r.loading };
+    return { data: { items: r.voiceEntries.slice(0, limit), hasMore: r.voiceEntries.length > limit }, loading: r.loading };
   },
   useVoiceEntry: (id: string | null) => {
     const r = useFakeReplica();

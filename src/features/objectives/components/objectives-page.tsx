@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { taskMessages, type TaskLogStatus } from '@/contract/tasks';
@@ -52,12 +53,21 @@ function FetchFailed({ message }: { message: string }) {
   );
 }
 
+/** A tab's list, holding the height it had last time while the replica opens (issue 13). */
 function TabContent({ tab }: { tab: (typeof TABS)[number] }) {
   const items = useTaskLogs(tab.status);
   const failed = useTaskTabFailed(tab.status);
-  if (items.data.length === 0) {
+  return (
+    <HeldRegion name={`objectives.${tab.status}`} loading={items.data.length === 0 && items.loading && !failed}>
+      <TabList tab={tab} items={items.data} loading={items.loading} failed={failed} />
+    </HeldRegion>
+  );
+}
+
+function TabList({ tab, items, loading, failed }: { tab: (typeof TABS)[number]; items: TaskLogItem[]; loading: boolean; failed: boolean }) {
+  if (items.length === 0) {
     if (failed) return <FetchFailed message={tab.failed} />;
-    if (items.loading) return <LoadingText />;
+    if (loading) return <LoadingText />;
     return (
       <div className="objectives__empty">
         <p className="objectives__empty-title">{tab.empty}</p>
@@ -65,10 +75,10 @@ function TabContent({ tab }: { tab: (typeof TABS)[number] }) {
       </div>
     );
   }
-  if (tab.status === 'current') return <TaskLogList items={items.data} label="Current objectives" headingLevel={2} />;
+  if (tab.status === 'current') return <TaskLogList items={items} label="Current objectives" headingLevel={2} />;
   return (
     <div className="objectives__groups">
-      {groupByCategory(items.data).map((group, index) => (
+      {groupByCategory(items).map((group, index) => (
         <section key={group.name} className="objectives__group" aria-labelledby={`objectives-group-${index}`}>
           <div className="objectives__group-header">
             <h2 id={`objectives-group-${index}`} className="section-title">

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ClosedBadge } from '@/entries/components/closed-badge';
 import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
@@ -6,6 +7,7 @@ import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { RelativeTime } from '@/components/relative-time';
+import { useKeptPage } from '@/data/hooks/use-kept-page';
 import { useVoiceCategories, useVoiceEntries } from '@/entries/hooks/use-entries';
 import type { VoiceCategoryDoc, VoiceDoc } from '@/data/replica/types';
 import './voice.css';
@@ -43,18 +45,30 @@ export function groupByCategory(entries: readonly VoiceDoc[], categories: readon
   return [...groups.values(), other].filter((g) => g.entries.length > 0).map((g) => ({ ...g, entries: [...g.entries].sort(byNewest) }));
 }
 
-/** My messages: everything sent with Voice, by category. */
+/** My messages shows the newest 20, then 20 more at a time (a young person may send hundreds over the years). */
+export const VOICE_PAGE_SIZE = 20;
+
+/** My messages: what was sent with Voice, newest first, by category, a page at a time. */
 export function VoiceEntriesPage() {
-  const entries = useVoiceEntries();
+  const [limit, setLimit] = useState(VOICE_PAGE_SIZE);
+  const { page, loading, waiting } = useKeptPage(useVoiceEntries(limit));
   const categories = useVoiceCategories();
-  const groups = groupByCategory(entries.data, categories.data);
+  const groups = groupByCategory(page.items, categories.data);
+  // "Load more" moves the focus to the first message it brought (the button may be gone by then).
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
+  useEffect(() => {
+    if (!target) return;
+    document.getElementById(`voice-entry-${target}`)?.focus();
+    setFocusAt(null);
+  }, [target]);
 
   return (
     <div className="page page--prose">
       <PageHeading>My messages</PageHeading>
-      <HeldRegion name="voice.entries" loading={entries.loading}>
-        {entries.loading ? <LoadingText /> : null}
-        {!entries.loading && groups.length === 0 ? (
+      <HeldRegion name="voice.entries" loading={loading}>
+        {loading ? <LoadingText /> : null}
+        {!loading && groups.length === 0 ? (
           <EmptyState
             title="No Voice messages yet."
             actions={
@@ -73,7 +87,7 @@ export function VoiceEntriesPage() {
             </h2>
             <ul className="voice-list">
               {group.entries.map((entry) => (
-                <li key={entry.id} className="card">
+                <li key={entry.id} className="card" id={`voice-entry-${entry.id}`} tabIndex={-1}>
                   <p className="voice-item__excerpt">{excerptOf(entry)}</p>
                   <div className="voice-item__meta">
                     <RelativeTime iso={entry.created_at} className="small-print" />
@@ -95,6 +109,22 @@ export function VoiceEntriesPage() {
             </ul>
           </section>
         ))}
+        {page.hasMore ? (
+          <div className="actions">
+            <button
+              type="button"
+              className="button button--secondary"
+              aria-disabled={waiting || undefined}
+              onClick={() => {
+                if (waiting) return;
+                setFocusAt(page.items.length);
+                setLimit(page.items.length + VOICE_PAGE_SIZE);
+              }}
+            >
+              {waiting ? 'Loading…' : 'Load more'}
+            </button>
+          </div>
+        ) : null}
         {groups.length > 0 ? (
           <p className="section">
             <Link to="/voice" className="button button--primary">
