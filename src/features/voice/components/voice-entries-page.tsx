@@ -51,9 +51,12 @@ export const VOICE_PAGE_SIZE = 20;
 /** My messages: what was sent with Voice, newest first, by category, a page at a time. */
 export function VoiceEntriesPage() {
   const [limit, setLimit] = useState(VOICE_PAGE_SIZE);
-  const { page, loading, waiting } = useKeptPage(useVoiceEntries(limit));
+  const { page, loading: entriesLoading, waiting } = useKeptPage(useVoiceEntries(limit));
   const categories = useVoiceCategories();
-  const groups = groupByCategory(page.items, categories.data);
+  // The messages wait for their categories too: shown without them, all went under "Other" and
+  // then moved to their groups (Lighthouse: a layout shift of 0.85 on a first visit).
+  const loading = entriesLoading || categories.loading;
+  const groups = loading ? [] : groupByCategory(page.items, categories.data);
   // "Load more" moves the focus to the first message it brought (the button may be gone by then).
   const [focusAt, setFocusAt] = useState<number | null>(null);
   const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
@@ -109,7 +112,7 @@ export function VoiceEntriesPage() {
             </ul>
           </section>
         ))}
-        {page.hasMore ? (
+        {!loading && page.hasMore ? (
           <div className="actions">
             <button
               type="button"
