@@ -1,4 +1,4 @@
-import { act } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entryMessages } from '@/contract/entries';
 import type { StaffDoc } from '@/data/replica/types';
@@ -184,6 +184,13 @@ describe('voice', () => {
     fakeReplica.set({ voiceEntries: V.map((v) => voiceEntry({ id: id('e', v.id), description: v.payload, category_id: CATEGORIES[v.id - 1]!.id })) });
     renderApp('/voice/entries');
     await shown('.voice-item__excerpt');
+    // A page at a time: every vector is on screen once "Load more" has brought the rest.
+    for (let more = screen.queryByRole('button', { name: 'Load more' }); more; more = screen.queryByRole('button', { name: 'Load more' })) {
+      const before = document.querySelectorAll('.voice-item__excerpt').length;
+      act(() => more!.click());
+      await waitFor(() => expect(document.querySelectorAll('.voice-item__excerpt').length).toBeGreaterThan(before));
+    }
+    expect(document.querySelectorAll('.voice-item__excerpt')).toHaveLength(V.length);
     expect(
       await sweepScreen(marker, main(), [
         { field: 'voice message excerpt', selector: '.voice-item__excerpt', vectors: V, max: 140 },
