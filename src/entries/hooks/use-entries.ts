@@ -6,8 +6,8 @@ import { journalReactions$ } from '../data/journal-reactions';
 import { journalEntries$, type EntriesPage, type JournalFilters } from './journal-entries-query';
 import { useLive, type Live } from '../../data/hooks/use-live';
 
-const emptyPage: EntriesPage<JournalDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<JournalDoc>;
-const noVoice: EntriesPage<VoiceDoc> = Object.freeze({ items: [], hasMore: false }) as unknown as EntriesPage<VoiceDoc>;
+/** The empty page of either list, before its query answers. */
+const emptyPage: EntriesPage<never> = Object.freeze({ items: [], hasMore: false });
 const noCategories: VoiceCategoryDoc[] = [];
 const noEmojis: EmojiDoc[] = [];
 const noReactions: string[] = [];
@@ -50,7 +50,7 @@ export function useJournalEntry(id: string | null): Live<JournalDoc | null> {
 /** The newest `limit` voice entries; each carries category_id for grouping by category. */
 export function useVoiceEntries(limit: number): Live<EntriesPage<VoiceDoc>> {
   const factory = useCallback((open: OpenReplica) => voiceEntries$(open.db, limit), [limit]);
-  return useLive('voice', factory, noVoice, (page) => page.items.length === 0);
+  return useLive('voice', factory, emptyPage, (page) => page.items.length === 0);
 }
 
 export function useVoiceEntry(id: string | null): Live<VoiceDoc | null> {

@@ -1,14 +1,14 @@
-import { useEffect, useState } from 'react';
 import { useEventTypes } from '@/data/hooks';
 import { useToday } from '@/data/hooks/use-todays-roster';
 import { EmptyState } from '@/components/empty-state';
 import { HeldRegion } from '@/components/held-region';
+import { LoadMore } from '@/components/load-more';
 import { LoadingText } from '@/components/loading-text';
 import type { CalendarPages } from '../hooks/use-calendar-pages';
 import { CalendarDay } from './calendar-day';
 import { groupByDay } from './group-by-day';
 
-/** Entries grouped by day, with "Load more" while there are more; focus moves to the first new entry. */
+/** Entries grouped by day, with "Load more" while there are more (focus moves to the first new entry). */
 export function CalendarList({ name, pages, emptyTitle, emptyText }: { name: string; pages: CalendarPages; emptyTitle: string; emptyText: string }) {
   // The entries wait for their types' names too: a day shown without them grew by a line an entry
   // when they came, and pushed the rest down (issue 13).
@@ -36,15 +36,6 @@ function CalendarListContent({
 }) {
   const today = useToday();
   const { page, loadingMore, loadMore } = pages;
-  const [focusAt, setFocusAt] = useState<number | null>(null);
-  const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
-
-  useEffect(() => {
-    if (!target) return;
-    document.getElementById(`entry-${target}`)?.focus();
-    setFocusAt(null);
-  }, [target]);
-
   if (loading) return <LoadingText />;
   if (page.items.length === 0) return <EmptyState title={emptyTitle}>{emptyText}</EmptyState>;
 
@@ -55,22 +46,7 @@ function CalendarListContent({
           <CalendarDay key={day} day={day} entries={entries} today={today} types={types} />
         ))}
       </div>
-      {page.hasMore ? (
-        <div className="calendar-more">
-          <button
-            type="button"
-            className="button button--secondary"
-            aria-disabled={loadingMore || undefined}
-            onClick={() => {
-              if (loadingMore) return;
-              setFocusAt(page.items.length);
-              loadMore();
-            }}
-          >
-            {loadingMore ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      ) : null}
+      <LoadMore items={page.items} hasMore={page.hasMore} waiting={loadingMore} onMore={loadMore} idPrefix="entry-" className="calendar-more" />
     </>
   );
 }

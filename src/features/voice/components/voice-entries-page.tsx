@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ClosedBadge } from '@/entries/components/closed-badge';
 import { FailedEntryActions } from '@/entries/components/failed-entry-actions';
 import { EmptyState } from '@/components/empty-state';
 import { HeldRegion } from '@/components/held-region';
+import { LoadMore } from '@/components/load-more';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
 import { RelativeTime } from '@/components/relative-time';
@@ -57,15 +58,6 @@ export function VoiceEntriesPage() {
   // then moved to their groups (Lighthouse: a layout shift of 0.85 on a first visit).
   const loading = entriesLoading || categories.loading;
   const groups = loading ? [] : groupByCategory(page.items, categories.data);
-  // "Load more" moves the focus to the first message it brought (the button may be gone by then).
-  const [focusAt, setFocusAt] = useState<number | null>(null);
-  const target = focusAt !== null ? page.items[focusAt]?.id : undefined;
-  useEffect(() => {
-    if (!target) return;
-    document.getElementById(`voice-entry-${target}`)?.focus();
-    setFocusAt(null);
-  }, [target]);
-
   return (
     <div className="page page--prose">
       <PageHeading>My messages</PageHeading>
@@ -112,22 +104,14 @@ export function VoiceEntriesPage() {
             </ul>
           </section>
         ))}
-        {!loading && page.hasMore ? (
-          <div className="actions">
-            <button
-              type="button"
-              className="button button--secondary"
-              aria-disabled={waiting || undefined}
-              onClick={() => {
-                if (waiting) return;
-                setFocusAt(page.items.length);
-                setLimit(page.items.length + VOICE_PAGE_SIZE);
-              }}
-            >
-              {waiting ? 'Loading…' : 'Load more'}
-            </button>
-          </div>
-        ) : null}
+        <LoadMore
+          items={page.items}
+          hasMore={!loading && page.hasMore}
+          waiting={waiting}
+          onMore={() => setLimit(page.items.length + VOICE_PAGE_SIZE)}
+          idPrefix="voice-entry-"
+          className="actions"
+        />
         {groups.length > 0 ? (
           <p className="section">
             <Link to="/voice" className="button button--primary">
