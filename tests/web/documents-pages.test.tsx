@@ -157,7 +157,7 @@ describe('/documents', () => {
     const { container } = renderApp('/documents');
     await waitUntil(() => expect(document.title).toBe('Hearth - Documents'));
     const categories = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
-    expect(categories).toEqual(['Space on this device', 'House information', 'Trips']);
+    expect(categories).toEqual(['House information', 'Trips', 'Space on this device']);
     const house = screen.getByRole('region', { name: 'House information' });
     expect(within(house).getAllByRole('article').map((a) => within(a).getByRole('link').textContent)).toEqual(['Welcome to Willow House', 'House rules']);
 

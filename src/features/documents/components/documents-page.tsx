@@ -79,7 +79,6 @@ export function DocumentsPage() {
           <EmptyState title="No documents yet.">When staff share a document with you, you will find it here.</EmptyState>
         ) : (
           <>
-            <StoragePanel items={documents.data} />
             <div className="documents__search" role="search">
               <label htmlFor={searchId} className="field__label">
                 Search documents
@@ -107,6 +106,9 @@ export function DocumentsPage() {
                 </ul>
               </section>
             ))}
+            {/* Last: what it says changes while the screen is up (the keeper saving documents, the
+                browser's estimate arriving), and growing there moves none of the documents. */}
+            <StoragePanel items={documents.data} />
           </>
         )}
       </HeldRegion>

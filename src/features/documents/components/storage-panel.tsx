@@ -3,7 +3,6 @@ import type { DocumentWithState } from '@/data/replica/documents';
 import { freeAllDocuments } from '../actions/keep-offline';
 import { formatBytes } from '../document-format';
 import { useStorageEstimate } from '../hooks/use-storage-estimate';
-import { useHeldHeight } from '@/components/use-held-layout';
 
 /**
  * How much space kept documents take on this device (Hearth's own count of the bytes it stores for
@@ -13,9 +12,7 @@ import { useHeldHeight } from '@/components/use-held-layout';
 export function StoragePanel({ items }: { items: readonly DocumentWithState[] }) {
   const kept = items.filter((item) => (item.state?.kept?.bytes ?? 0) > 0);
   const bytes = kept.reduce((sum, item) => sum + (item.state?.kept?.bytes ?? 0), 0);
-  const { estimate, asking } = useStorageEstimate(bytes);
-  // The browser answers after the panel shows: its line keeps the place it had last time meanwhile.
-  const estimateLine = useHeldHeight('documents.estimate', asking);
+  const estimate = useStorageEstimate(bytes);
   const [confirming, setConfirming] = useState(false);
   const [freed, setFreed] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
@@ -32,10 +29,8 @@ export function StoragePanel({ items }: { items: readonly DocumentWithState[] })
           ? 'No documents are saved on this device.'
           : `Documents saved on this device use ${formatBytes(bytes)} (${kept.length} ${kept.length === 1 ? 'document' : 'documents'}).`}
       </p>
-      {estimate || asking ? (
-        <p className="small-print" ref={estimateLine.ref} style={estimateLine.style}>
-          {estimate ? `Hearth uses ${formatBytes(estimate.usage)} on this device in all, of ${formatBytes(estimate.quota)} this browser allows.` : null}
-        </p>
+      {estimate ? (
+        <p className="small-print">{`Hearth uses ${formatBytes(estimate.usage)} on this device in all, of ${formatBytes(estimate.quota)} this browser allows.`}</p>
       ) : null}
       {freed && kept.length === 0 ? (
         <p className="small-print" role="status">

@@ -6,31 +6,23 @@ export interface StorageEstimateNow {
   readonly quota: number;
 }
 
-const canEstimate = (): boolean => typeof navigator !== 'undefined' && typeof navigator.storage?.estimate === 'function';
-
 /**
  * `navigator.storage.estimate()` where the browser has it (null otherwise, or while asking), asked
- * again whenever `refresh` changes (after keeping or freeing). `asking` until the first answer (or
- * failure): the line that shows it keeps its place meanwhile.
+ * again whenever `refresh` changes (after keeping or freeing).
  */
-export function useStorageEstimate(refresh: unknown): { estimate: StorageEstimateNow | null; asking: boolean } {
+export function useStorageEstimate(refresh: unknown): StorageEstimateNow | null {
   const [estimate, setEstimate] = useState<StorageEstimateNow | null>(null);
-  const [asking, setAsking] = useState(canEstimate);
   useEffect(() => {
     let live = true;
-    if (!canEstimate()) return;
-    navigator.storage
-      .estimate()
+    const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
+    void (storage?.estimate?.() ?? Promise.resolve(null))
       .then((value) => {
-        if (live && typeof value.usage === 'number' && typeof value.quota === 'number') setEstimate({ usage: value.usage, quota: value.quota });
+        if (live && value && typeof value.usage === 'number' && typeof value.quota === 'number') setEstimate({ usage: value.usage, quota: value.quota });
       })
-      .catch(() => undefined)
-      .finally(() => {
-        if (live) setAsking(false);
-      });
+      .catch(() => undefined);
     return () => {
       live = false;
     };
   }, [refresh]);
-  return { estimate, asking };
+  return estimate;
 }
