@@ -94,6 +94,17 @@ test('the dashboard and the journal entries do not shift while the replica opens
   }
 });
 
+test('signing in, the dashboard does not shift as the first pulls bring its parts in', async ({ page }) => {
+  // Sign-out forgets the screens' shapes, so on a shared tablet every sign-in is a first visit.
+  await watchLayoutShifts(page);
+  await signInAsJamie(page);
+  await expect(page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  // From the login screen's first paint: a sign-in is a navigation inside the page.
+  expect(await layoutShift(page)).toBeLessThanOrEqual(0.05);
+});
+
 /**
  * The other screens a young person opens from the menu: each with its page heading, and what shows
  * once its data is there (jamie's demo data has some of each; feedback and swaps may have been

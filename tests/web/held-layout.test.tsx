@@ -1,12 +1,12 @@
 /**
  * Held layout (issue 13): a region keeps, while the replica opens again, the height it had when it
  * last showed its content here; a part shown only with some data keeps its place if it was there;
- * both are forgotten at sign-out.
+ * regions with no shape on record show together; all are forgotten at sign-out.
  */
 import { act, render } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
+import { TOGETHER_MAX_MS, useFirstShownTogether, useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
 import { forgetHeldLayout, HELD_LAYOUT_KEY } from '@/data/held-layout';
 import { setAccount } from '@/data/session-store';
 import { clearLocalSession } from '@/data/sign-out';
@@ -142,6 +142,52 @@ describe('useHeldPresence', () => {
     expect(gone.container.textContent).toBe('');
     gone.unmount();
     expect(render(<Part loading present={false} />).container.textContent).toBe('');
+  });
+});
+
+function Together({ loading }: { loading: boolean }) {
+  return <p>{useFirstShownTogether(['test.region', 'test.other'], loading) ? 'waiting' : 'shown'}</p>;
+}
+
+describe('useFirstShownTogether', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('with no shape on record, waits while any region loads, and shows all once none does', () => {
+    const view = render(<Together loading />);
+    expect(view.container.textContent).toBe('waiting');
+    view.rerender(<Together loading={false} />);
+    expect(view.container.textContent).toBe('shown');
+  });
+
+  it('does not wait past TOGETHER_MAX_MS for a region that never comes (a stalled pull)', () => {
+    vi.useFakeTimers();
+    const view = render(<Together loading />);
+    act(() => vi.advanceTimersByTime(TOGETHER_MAX_MS - 1));
+    expect(view.container.textContent).toBe('waiting');
+    act(() => vi.advanceTimersByTime(1));
+    expect(view.container.textContent).toBe('shown');
+  });
+
+  it('with every shape on record, waits for none: each region holds its own', () => {
+    for (const name of ['test.region', 'test.other']) {
+      function Shown() {
+        const held = useHeldHeight(name, false);
+        return <section data-testid={name} ref={held.ref} />;
+      }
+      const shown = render(<Shown />);
+      act(() => resize(shown.getByTestId(name), 120));
+      shown.unmount();
+    }
+    expect(render(<Together loading />).container.textContent).toBe('shown');
+  });
+
+  it('waits while one region of several has no shape on record', () => {
+    const shown = render(<Region loading={false} />);
+    act(() => resize(shown.getByTestId('region'), 120));
+    shown.unmount();
+    expect(render(<Together loading />).container.textContent).toBe('waiting');
   });
 });
 

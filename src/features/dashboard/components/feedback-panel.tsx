@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ENTRY_KINDS } from '@/contract/entry-kind';
-import { useFeedback, useFeedbackCounts } from '@/data/hooks';
+import { useFeedbackCounts, type Live } from '@/data/hooks';
+import type { FeedbackDoc } from '@/data/replica/types';
 import { useFeatureFlags } from '@/data/session-store';
 import { LoadingText } from '@/components/loading-text';
 import { useHeldHeight } from '@/components/use-held-layout';
@@ -12,9 +13,8 @@ const MAX_ITEMS = 5;
  * "New replies": staff comments awaiting the young person's answer (SPEC §4), newest first, with
  * counts per type; the newest five, and the way to all of them on /feedback.
  */
-export function FeedbackPanel() {
+export function FeedbackPanel({ feedback }: { feedback: Live<FeedbackDoc[]> }) {
   const flags = useFeatureFlags();
-  const feedback = useFeedback();
   const counts = useFeedbackCounts();
   const types = ENTRY_KINDS.filter((type) => flags[`${type}_enabled`]);
   const items = feedback.data.filter((item) => types.includes(item.type));

@@ -1,11 +1,11 @@
-import { useTodaysRoster } from '@/data/hooks';
+import type { Live } from '@/data/hooks';
+import type { RosterDoc } from '@/data/replica/types';
 import { LoadingText } from '@/components/loading-text';
 import { useHeldHeight } from '@/components/use-held-layout';
 import { RosterItem } from './roster-item';
 
 /** "Who's working today": today's rota from the replica (SPEC §9: yyyy-MM-dd, today). */
-export function RosterPanel({ keyWorkerId }: { keyWorkerId: string | null }) {
-  const roster = useTodaysRoster();
+export function RosterPanel({ roster, keyWorkerId }: { roster: Live<RosterDoc[]>; keyWorkerId: string | null }) {
   const loading = roster.loading && roster.data.length === 0;
   const held = useHeldHeight('dashboard.roster', loading);
   return (
