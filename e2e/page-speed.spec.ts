@@ -139,6 +139,10 @@ test('the other signed-in screens do not shift while the replica opens', async (
   await expect(page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
   await page.waitForLoadState('networkidle');
+  // And a conversation: jamie's demo entries have comments.
+  await page.goto('/journal/entries');
+  const thread = await page.locator('ul[aria-label="Journal entries"] a[href^="/entries/comments/"]').first().getAttribute('href', { timeout: 60_000 });
+  const screens = [...SCREENS, [thread!, 'Comments', '.thread']] as const;
   // Every visit as on a slow phone, where the replica opens and decrypts while the screen is up.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -147,12 +151,12 @@ test('the other signed-in screens do not shift while the replica opens', async (
   try {
     // A first visit on this device has no shape on record to hold: what arrives grows below what is
     // shown, and the footer starts below the fold...
-    for (const [path, heading, shown] of SCREENS) {
+    for (const [path, heading, shown] of screens) {
       await openScreen(page, path, heading, shown);
       firstVisits[path] = await layoutShift(page);
     }
     // ...and a visit after it holds the shape the first one left.
-    for (const [path, heading, shown] of SCREENS) {
+    for (const [path, heading, shown] of screens) {
       await openScreen(page, path, heading, shown);
       revisits[path] = await layoutShift(page);
     }

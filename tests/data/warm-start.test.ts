@@ -98,11 +98,15 @@ describe('a warm start', () => {
   it('the account the server sends back meanwhile stores it, and the pulls still wait for the first screen', async () => {
     const site = await storedSite();
     const { held, options } = heldFirstScreen();
-    await openReplica(identityOf(account, site), null, options);
+    const stored = await openReplica(identityOf(account, site), null, options);
     const before = sync.requests.length;
     const refreshed = { ...account, user: { ...account.user, first_name: 'Jamie (from the server)' } };
     const open = await openReplicaForAccount(refreshed, site, { ...replica, replicate: true, replication: { liveTriggers: false, retryTime: 200 } });
     expect((await open.db.resident.findOne('account').exec())?.get('account')).toMatchObject({ user: { first_name: 'Jamie (from the server)' } });
+    // The same person, homes and flags: the same replica object, so no screen subscribes again (and
+    // shows "Loading…" for a moment where it showed the entry).
+    expect(open).toBe(stored);
+    expect(replicaStore.get()).toBe(stored);
     expect(held.cancel).not.toHaveBeenCalled();
     expect(getReplication()).toBeNull();
     expect(sync.requests.length).toBe(before);

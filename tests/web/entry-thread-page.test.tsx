@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@/contract/messages';
 import { setAccount } from '@/data/session-store';
@@ -46,6 +46,18 @@ describe('shared entry thread page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Comments: Raise a concern' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Comments' })).toBeTruthy();
     expect(footerLink('Back to my messages')?.getAttribute('href')).toBe('/voice/entries');
+  });
+
+  it('while the entry loads, only "Loading…": the way back comes with the thread, not above it to be pushed off the screen', async () => {
+    fakeReplica.set({ loading: true, journalEntries: [] });
+    renderApp(`/entries/comments/${journalEntry().id}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Comments' })).toBeTruthy();
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Back to journal entries' })).toBeNull();
+
+    act(() => fakeReplica.set({ loading: false, journalEntries: [journalEntry()] }));
+    expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
+    expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
   });
 
   it.each([

@@ -109,6 +109,25 @@ describe('useLive', () => {
     expect(seen).toEqual(['loading', 'first entry']);
   });
 
+  it('keeps what it showed when the same database comes back under a newer identity; another database starts over', () => {
+    const rows = openReplica();
+    const seen: string[] = [];
+    const JournalScreen = screenReading(rows, () => undefined, (text) => seen.push(text));
+    render(<JournalScreen />);
+    act(() => rows.next(['first entry']));
+    const open = replicaStore.get()!;
+
+    // The account the server sends back at a start, with the homes changed: no "Loading…" between.
+    act(() => replicaStore.set({ ...open, identity: { homes: ['another'] } } as unknown as OpenReplica));
+    expect(screen.getByText('first entry')).toBeTruthy();
+    act(() => rows.next(['first entry', 'second']));
+    expect(seen).toEqual(['loading', 'first entry', 'first entry,second']);
+
+    // Another database (another person's replica) never shows the rows read from the first.
+    act(() => replicaStore.set({ ...open, db: {} } as unknown as OpenReplica));
+    expect(screen.getByText('loading')).toBeTruthy();
+  });
+
   it('says "loading" for an empty collection while a replication is starting, before it has named its pulls', () => {
     const rows = openReplica();
     const JournalScreen = screenReading(rows, () => undefined);

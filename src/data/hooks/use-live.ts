@@ -82,7 +82,9 @@ export function useLive<T>(
     };
   }, [open, factory, collection]);
 
-  const current = shown && shown.open === open && shown.factory === factory ? shown : null;
+  // The same database under a newer identity (its homes changed) keeps what it showed until the
+  // new subscription answers, instead of "Loading…" for a moment; another person's is another database.
+  const current = shown && open && shown.open.db === open.db && shown.factory === factory ? shown : null;
   if (!open || !factory) return { data: initial, loading: !open };
   if (!current) return { data: initial, loading: true };
   return { data: current.data, loading: current.pending && isEmpty(current.data) };

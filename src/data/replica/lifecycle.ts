@@ -203,6 +203,9 @@ export function openReplica(identity: ReplicaIdentity, account: Account | null, 
       }
     }
     const identityChanged = JSON.stringify(previous?.identity) !== JSON.stringify(current.identity);
+    // The same replica for the same person (the account the server sends back at a start): the same
+    // object, so no screen reading the replica subscribes again and shows "Loading…" meanwhile.
+    if (previous && previous.db === current.db && !identityChanged) current = previous;
     // A replication waiting for the first screen counts as running: the account the server sends back
     // at such a start (src/data/refresh-account.ts) must not start the pulls ahead of that screen.
     const replicate = opts.replicate !== false && ((!replication && !pendingStart) || replication?.stopped === true || identityChanged);

@@ -43,9 +43,12 @@ export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, 
         </EmptyState>
       ) : null}
       {entry.data ? <CommentThread entryType={entryType} entry={entry.data} post={post} update={update} /> : null}
-      <p>
-        <Link to={backTo}>{backLabel}</Link>
-      </p>
+      {/* With the thread, not before it: the thread arriving above it pushed it off the screen. */}
+      {entry.loading ? null : (
+        <p>
+          <Link to={backTo}>{backLabel}</Link>
+        </p>
+      )}
     </div>
   );
 }
