@@ -16,8 +16,9 @@ import { RewardPointsCard } from './reward-points-card';
 import { RosterPanel } from './roster-panel';
 import './dashboard.css';
 
-/** The regions the replica fills (their useHeldHeight names). */
-const REGIONS = ['dashboard.points', 'dashboard.replies', 'dashboard.roster', 'dashboard.details'] as const;
+/** The regions the replica fills (their useHeldHeight names); the points card only with rewards on. */
+const REGIONS = ['dashboard.replies', 'dashboard.roster', 'dashboard.details'] as const;
+const REGIONS_WITH_POINTS = ['dashboard.points', ...REGIONS] as const;
 
 /**
  * /dashboard: the landing page after sign-in (SPEC §1): reward points, recent feedback, today's
@@ -31,7 +32,8 @@ export function DashboardPage() {
   const feedback = useFeedback();
   const roster = useTodaysRoster();
   // Right after signing in no shape is on record to hold: the regions show together, once pulled.
-  const waiting = useFirstShownTogether(REGIONS, details.loading || points.loading || feedback.loading || roster.loading);
+  const rewards = Boolean(flags.rewards_enabled);
+  const waiting = useFirstShownTogether(rewards ? REGIONS_WITH_POINTS : REGIONS, details.loading || (rewards && points.loading) || feedback.loading || roster.loading);
   const arrivedFrom = useLocation().state as Partial<GoneState> | null;
   const user = account?.user;
   const photo = useUserPhoto(user?.has_photo && user.id ? user.id : null);
@@ -43,7 +45,7 @@ export function DashboardPage() {
   const name = resident?.preferred_name || first;
   // The ledger in the replica (before its first pull: the resident's reward_points), and the
   // points of this device's reviews still on their way.
-  const showPoints = Boolean(flags.rewards_enabled) && (points.data !== null || points.loading || details.loading);
+  const showPoints = rewards && (points.data !== null || points.loading || details.loading);
 
   return (
     <div className="page dashboard">
