@@ -54,6 +54,17 @@ describe('/voice', () => {
     expect(screen.getAllByRole('button', { name: /Raise a concern|Make a complaint|Share good news/ })).toHaveLength(3);
   });
 
+  it('shows "My messages" with the choices, not under their "Loading…" (it was pushed down when they came)', async () => {
+    fakeReplica.set({ loading: true, categories: [] });
+    renderApp('/voice');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your voice' })).toBeTruthy();
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'My messages' })).toBeNull();
+    act(() => fakeReplica.set({ loading: false, categories: categories() }));
+    expect(await screen.findByRole('button', { name: /Raise a concern/ })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'My messages' }).getAttribute('href')).toBe('/voice/entries');
+  });
+
   it('sends a concern in its category and shows what happens next', async () => {
     const { user, router } = renderApp('/voice');
     await user.click(await screen.findByRole('button', { name: /Raise a concern/ }));

@@ -94,11 +94,14 @@ export function VoicePage() {
               ))}
             </ul>
           </HeldRegion>
-          <p>
-            <Link to="/voice/entries" className="button button--secondary">
-              My messages
-            </Link>
-          </p>
+          {/* With the choices, not under their "Loading…" to be pushed down when they arrive. */}
+          {categories.loading ? null : (
+            <p>
+              <Link to="/voice/entries" className="button button--secondary">
+                My messages
+              </Link>
+            </p>
+          )}
         </>
       )}
     </div>
