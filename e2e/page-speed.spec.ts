@@ -139,10 +139,14 @@ test('the other signed-in screens do not shift while the replica opens', async (
   await expect(page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 60_000 });
   await page.waitForLoadState('networkidle');
-  // And a conversation: jamie's demo entries have comments.
+  // And two conversations: a demo entry with staff's comments, which the thread pulls when it opens,
+  // and the newest entry (in a full run, another test's, with a drawing and a photo).
   await page.goto('/journal/entries');
-  const thread = await page.locator('ul[aria-label="Journal entries"] a[href^="/entries/comments/"]').first().getAttribute('href', { timeout: 60_000 });
-  const screens = [...SCREENS, [thread!, 'Comments', '.thread']] as const;
+  const threads = page.locator('ul[aria-label="Journal entries"] article a[href^="/entries/comments/"]');
+  const newest = await threads.first().getAttribute('href', { timeout: 60_000 });
+  const nans = page.locator('ul[aria-label="Journal entries"] article', { hasText: "Nan's visit was really nice" });
+  const withComments = await nans.locator('a[href^="/entries/comments/"]').first().getAttribute('href', { timeout: 60_000 });
+  const screens = [...SCREENS, ...[...new Set([newest!, withComments!])].map((path) => [path, 'Comments', '.thread'] as const)];
   // Every visit as on a slow phone, where the replica opens and decrypts while the screen is up.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });

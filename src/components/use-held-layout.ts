@@ -70,23 +70,30 @@ export function useHeldPresence(name: string, loading: boolean, present: boolean
   return loading ? before : present;
 }
 
-/** How long a first visit keeps its regions back for the slowest of them (a pull that stalls). */
+/** The longest a screen keeps a part back for another that would move it when it came (a pull that stalls). */
 export const TOGETHER_MAX_MS = 6000;
+
+/**
+ * `waiting`, for at most TOGETHER_MAX_MS after the component mounted: a part that would be pushed
+ * down by one still loading shows once that one is in, or when waiting longer is worse than a shift.
+ */
+export function useWaitAtMost(waiting: boolean): boolean {
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), TOGETHER_MAX_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return waiting && !waited;
+}
 
 /**
  * A screen of several regions that have no shape on record here (the first visit on this device, or
  * the first after signing in: sign-out forgets the shapes) shows them together: true while any of them
- * is `loading`, for at most TOGETHER_MAX_MS, and the screen shows one "Loading…" in their place. One at
- * a time, each that arrived pushed the others down (issue 13: a shift of 0.4 on a phone's dashboard
- * after signing in). With shapes on record this is false and each region holds its own (useHeldHeight).
+ * is `loading` (useWaitAtMost), and the screen shows one "Loading…" in their place. One at a time,
+ * each that arrived pushed the others down (issue 13: a shift of 0.5 on a phone's dashboard after
+ * signing in). With shapes on record this is false and each region holds its own (useHeldHeight).
  */
 export function useFirstShownTogether(names: readonly string[], loading: boolean): boolean {
   const [first] = useState(() => names.some((name) => heldValue(keyFor(name)) === null));
-  const [waited, setWaited] = useState(false);
-  useEffect(() => {
-    if (!first) return;
-    const timer = setTimeout(() => setWaited(true), TOGETHER_MAX_MS);
-    return () => clearTimeout(timer);
-  }, [first]);
-  return first && loading && !waited;
+  return useWaitAtMost(first && loading);
 }

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@/contract/messages';
 import { setAccount } from '@/data/session-store';
 import { makeAccount } from './support/account';
-import { categories, emojis, journalEntry, voiceEntry } from './support/entry-fixtures';
+import { categories, comment, emojis, journalEntry, voiceEntry } from './support/entry-fixtures';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
@@ -57,6 +57,19 @@ describe('shared entry thread page', () => {
 
     act(() => fakeReplica.set({ loading: false, journalEntries: [journalEntry()] }));
     expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
+    expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
+  });
+
+  it('the reply form and the way back wait for the comments, which would push them down the screen as they came', async () => {
+    fakeReplica.set({ commentsLoading: true });
+    renderApp(`/entries/comments/${journalEntry().id}`);
+    expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Reply' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to journal entries' })).toBeNull();
+
+    act(() => fakeReplica.set({ commentsLoading: false, comments: [comment({ entry_id: journalEntry().id })] }));
+    expect(await screen.findByRole('region', { name: 'Reply' })).toBeTruthy();
     expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
   });
 

@@ -6,7 +6,7 @@
 import { act, render } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOGETHER_MAX_MS, useFirstShownTogether, useHeldHeight, useHeldPresence } from '@/components/use-held-layout';
+import { TOGETHER_MAX_MS, useFirstShownTogether, useHeldHeight, useHeldPresence, useWaitAtMost } from '@/components/use-held-layout';
 import { forgetHeldLayout, HELD_LAYOUT_KEY } from '@/data/held-layout';
 import { setAccount } from '@/data/session-store';
 import { clearLocalSession } from '@/data/sign-out';
@@ -148,6 +148,31 @@ describe('useHeldPresence', () => {
 function Together({ loading }: { loading: boolean }) {
   return <p>{useFirstShownTogether(['test.region', 'test.other'], loading) ? 'waiting' : 'shown'}</p>;
 }
+
+describe('useWaitAtMost', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function Waiting({ waiting }: { waiting: boolean }) {
+    return <p>{useWaitAtMost(waiting) ? 'waiting' : 'shown'}</p>;
+  }
+
+  it('waits while asked to, for at most TOGETHER_MAX_MS from when it mounted (a pull that stalls)', () => {
+    vi.useFakeTimers();
+    const view = render(<Waiting waiting />);
+    act(() => vi.advanceTimersByTime(TOGETHER_MAX_MS - 1));
+    expect(view.container.textContent).toBe('waiting');
+    act(() => vi.advanceTimersByTime(1));
+    expect(view.container.textContent).toBe('shown');
+  });
+
+  it('does not wait once what it waited for is in', () => {
+    const view = render(<Waiting waiting />);
+    view.rerender(<Waiting waiting={false} />);
+    expect(view.container.textContent).toBe('shown');
+  });
+});
 
 describe('useFirstShownTogether', () => {
   afterEach(() => {

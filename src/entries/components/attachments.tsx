@@ -17,7 +17,12 @@ export interface FileRef {
 export function Attachment({ file, module, alt }: { file: FileRef; module: FileModule; alt?: string }) {
   const url = useEntryFile(file.id, module);
   const image = file.mime.startsWith('image/');
-  if (!url) return <span className="attachment attachment--missing">{image ? (alt ?? file.name) : file.name} (not on this device yet)</span>;
+  if (!url) {
+    // A picture's words take its thumbnail's place: when it arrives (fetched, or decrypted from the
+    // replica a moment later), nothing under it moves.
+    const className = image ? 'attachment attachment--missing attachment--picture' : 'attachment attachment--missing';
+    return <span className={className}>{image ? (alt ?? file.name) : file.name} (not on this device yet)</span>;
+  }
   if (image) {
     return (
       <a className="attachment" href={url} target="_blank" rel="noreferrer">

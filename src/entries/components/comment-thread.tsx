@@ -2,8 +2,7 @@ import type { EntryKind } from '@/contract/entry-kind';
 import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
-import { useUserPhoto } from '@/data/hooks';
-import { useComments } from '../hooks/use-comments';
+import { useUserPhoto, type Live } from '@/data/hooks';
 import { useEmojis } from '../hooks/use-entries';
 import type { CommentDoc, EntryDoc } from '@/data/replica/types';
 import { useAccount } from '@/data/session-store';
@@ -21,6 +20,10 @@ import './comment-thread.css';
 export interface CommentThreadProps {
   readonly entryType: EntryKind;
   readonly entry: EntryDoc;
+  /** The entry's comments (read by the page, which also waits on them). */
+  readonly comments: Live<CommentDoc[]>;
+  /** False while the comments are still coming: the reply form then shows with them, not before. */
+  readonly showReply: boolean;
   /** The feature's actions (components cannot import features). */
   post(entryId: string, draft: CommentDraft): Promise<WriteResult>;
   update(commentId: string, draft: CommentDraft): Promise<WriteResult>;
@@ -157,9 +160,8 @@ function CommentItem({
  * form and the edit controls (the server would refuse both); a form already being written when the
  * lock arrives stays, so nothing typed is lost, and sending it then says why it cannot go.
  */
-export function CommentThread({ entryType, entry, post, update }: CommentThreadProps) {
+export function CommentThread({ entryType, entry, comments, showReply, post, update }: CommentThreadProps) {
   const account = useAccount();
-  const comments = useComments(entryType, entry.id);
   const emojis = useEmojis().data;
   const me = account?.user.id ?? null;
   const locked = Boolean(entry.locked_at);
@@ -200,27 +202,29 @@ export function CommentThread({ entryType, entry, post, update }: CommentThreadP
         ) : null}
       </section>
 
-      <section className="section" aria-labelledby="thread-reply-title">
-        <h2 id="thread-reply-title" className="section-title">
-          Reply
-        </h2>
-        {locked ? (
-          <p className="thread__locked" role="note">
-            {entryMessages.locked}
-          </p>
-        ) : null}
-        {lockedWhenOpened ? null : entry.local_only ? (
-          <p className="small-print">You can reply once your entry has been sent.</p>
-        ) : (
-          <ReplyForm
-            label="Reply"
-            emojis={emojis}
-            submitLabel="Send reply"
-            successMessage="Your reply has been sent."
-            onSubmit={(draft) => post(entry.id, draft)}
-          />
-        )}
-      </section>
+      {showReply ? (
+        <section className="section" aria-labelledby="thread-reply-title">
+          <h2 id="thread-reply-title" className="section-title">
+            Reply
+          </h2>
+          {locked ? (
+            <p className="thread__locked" role="note">
+              {entryMessages.locked}
+            </p>
+          ) : null}
+          {lockedWhenOpened ? null : entry.local_only ? (
+            <p className="small-print">You can reply once your entry has been sent.</p>
+          ) : (
+            <ReplyForm
+              label="Reply"
+              emojis={emojis}
+              submitLabel="Send reply"
+              successMessage="Your reply has been sent."
+              onSubmit={(draft) => post(entry.id, draft)}
+            />
+          )}
+        </section>
+      ) : null}
     </div>
   );
 }

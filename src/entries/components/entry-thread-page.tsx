@@ -2,10 +2,12 @@ import { Link } from 'react-router-dom';
 import { EmptyState } from '@/components/empty-state';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
+import { useWaitAtMost } from '@/components/use-held-layout';
 import { useLeaveWhenGone } from '@/components/use-leave-when-gone';
 import { messages } from '@/contract/messages';
 import type { Live } from '@/data/hooks/use-live';
 import type { EntryDoc } from '@/data/replica/types';
+import { useComments } from '../hooks/use-comments';
 import { CommentThread, type CommentThreadProps } from './comment-thread';
 
 export interface EntryThreadPageProps {
@@ -26,6 +28,10 @@ export interface EntryThreadPageProps {
  */
 export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, post, update }: EntryThreadPageProps) {
   useLeaveWhenGone(!entry.loading && !entry.data);
+  const comments = useComments(entryType, entry.data?.id ?? null);
+  // What comes under the comments waits for them (staff's replies pushed the reply form and the way
+  // back down the screen as they arrived).
+  const commentsComing = useWaitAtMost(comments.loading && comments.data.length === 0);
   return (
     <div className="page page--prose">
       <PageHeading>{heading}</PageHeading>
@@ -42,9 +48,9 @@ export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, 
           {messages.voiceMissingData}
         </EmptyState>
       ) : null}
-      {entry.data ? <CommentThread entryType={entryType} entry={entry.data} post={post} update={update} /> : null}
+      {entry.data ? <CommentThread entryType={entryType} entry={entry.data} comments={comments} showReply={!commentsComing} post={post} update={update} /> : null}
       {/* With the thread, not before it: the thread arriving above it pushed it off the screen. */}
-      {entry.loading ? null : (
+      {entry.loading || (entry.data && commentsComing) ? null : (
         <p>
           <Link to={backTo}>{backLabel}</Link>
         </p>

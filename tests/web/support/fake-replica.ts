@@ -48,6 +48,6 @@ export const entryHooks = {
   useEmojis: () => ({ data: useFakeReplica().emojis, loading: false }),
   useComments: (_type: string, entryId: string | null) => {
     const r = useFakeReplica();
-    return { data: r.comments.filter((c) => c.entry_id === entryId), loading: r.loading };
+    return { data: r.comments.filter((c) => c.entry_id === entryId), loading: r.commentsLoading ?? r.loading };
   },
 };
