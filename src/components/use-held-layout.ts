@@ -74,15 +74,17 @@ export function useHeldPresence(name: string, loading: boolean, present: boolean
 export const TOGETHER_MAX_MS = 6000;
 
 /**
- * `waiting`, for at most TOGETHER_MAX_MS after the component mounted: a part that would be pushed
- * down by one still loading shows once that one is in, or when waiting longer is worse than a shift.
+ * `waiting`, for at most TOGETHER_MAX_MS: a part that would be pushed down by one still loading shows
+ * once that one is in, or when waiting longer is worse than a shift. The clock runs only while
+ * waiting, so a screen with nothing to wait for is not rendered again when it would have run out.
  */
 export function useWaitAtMost(waiting: boolean): boolean {
   const [waited, setWaited] = useState(false);
   useEffect(() => {
+    if (!waiting || waited) return;
     const timer = setTimeout(() => setWaited(true), TOGETHER_MAX_MS);
     return () => clearTimeout(timer);
-  }, []);
+  }, [waiting, waited]);
   return waiting && !waited;
 }
 

@@ -167,10 +167,23 @@ describe('useWaitAtMost', () => {
     expect(view.container.textContent).toBe('shown');
   });
 
-  it('does not wait once what it waited for is in', () => {
-    const view = render(<Waiting waiting />);
-    view.rerender(<Waiting waiting={false} />);
+  it('does not wait once what it waited for is in, and then renders nothing more when the time would have run out', () => {
+    vi.useFakeTimers();
+    let commits = 0;
+    const view = render(
+      <Profiler id="waiting" onRender={() => void commits++}>
+        <Waiting waiting />
+      </Profiler>,
+    );
+    view.rerender(
+      <Profiler id="waiting" onRender={() => void commits++}>
+        <Waiting waiting={false} />
+      </Profiler>,
+    );
     expect(view.container.textContent).toBe('shown');
+    const before = commits;
+    act(() => vi.advanceTimersByTime(TOGETHER_MAX_MS));
+    expect(commits).toBe(before);
   });
 });
 
