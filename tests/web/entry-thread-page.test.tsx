@@ -73,6 +73,19 @@ describe('shared entry thread page', () => {
     expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
   });
 
+  it('the reply form waits for the emojis too: their row filling in pushed the file picker down', async () => {
+    fakeReplica.set({ emojisLoading: true, emojis: [] });
+    renderApp(`/entries/comments/${journalEntry().id}`);
+    expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Reply' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Back to journal entries' })).toBeNull();
+
+    act(() => fakeReplica.set({ emojisLoading: false, emojis: emojis() }));
+    const reply = await screen.findByRole('region', { name: 'Reply' });
+    expect(within(reply).getAllByRole('radio').length).toBe(emojis().length + 1);
+    expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
+  });
+
   it.each([
     ['/entries/comments/not-here', 'Back to journal entries', '/journal/entries'],
     ['/voice/comments/not-here', 'Back to my messages', '/voice/entries'],

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useUserPhoto, type Live } from '@/data/hooks';
-import { useEmojis } from '../hooks/use-entries';
 import type { CommentDoc, EntryDoc } from '@/data/replica/types';
 import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
@@ -22,6 +21,8 @@ export interface CommentThreadProps {
   readonly entry: EntryDoc;
   /** The entry's comments (read by the page, which also waits on them). */
   readonly comments: Live<CommentDoc[]>;
+  /** The site's emojis (read by the page, which waits for them before the reply form shows). */
+  readonly emojis: readonly ReplyEmoji[];
   /** False while the comments are still coming: the reply form then shows with them, not before. */
   readonly showReply: boolean;
   /** The feature's actions (components cannot import features). */
@@ -160,9 +161,8 @@ function CommentItem({
  * form and the edit controls (the server would refuse both); a form already being written when the
  * lock arrives stays, so nothing typed is lost, and sending it then says why it cannot go.
  */
-export function CommentThread({ entryType, entry, comments, showReply, post, update }: CommentThreadProps) {
+export function CommentThread({ entryType, entry, comments, emojis, showReply, post, update }: CommentThreadProps) {
   const account = useAccount();
-  const emojis = useEmojis().data;
   const me = account?.user.id ?? null;
   const locked = Boolean(entry.locked_at);
   // A reply being written when the conversation closes keeps its form (and words) under the note.

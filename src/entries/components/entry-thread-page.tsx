@@ -8,6 +8,7 @@ import { messages } from '@/contract/messages';
 import type { Live } from '@/data/hooks/use-live';
 import type { EntryDoc } from '@/data/replica/types';
 import { useComments } from '../hooks/use-comments';
+import { useEmojis } from '../hooks/use-entries';
 import { CommentThread, type CommentThreadProps } from './comment-thread';
 
 export interface EntryThreadPageProps {
@@ -29,9 +30,11 @@ export interface EntryThreadPageProps {
 export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, post, update }: EntryThreadPageProps) {
   useLeaveWhenGone(!entry.loading && !entry.data);
   const comments = useComments(entryType, entry.data?.id ?? null);
+  const emojis = useEmojis();
   // What comes under the comments waits for them (staff's replies pushed the reply form and the way
-  // back down the screen as they arrived).
-  const commentsComing = useWaitAtMost(comments.loading && comments.data.length === 0);
+  // back down the screen as they arrived), and for the emojis: the reply form's row of them,
+  // pulled on a first visit, pushed the file picker down as it filled.
+  const commentsComing = useWaitAtMost((comments.loading && comments.data.length === 0) || emojis.loading);
   return (
     <div className="page page--prose">
       <PageHeading>{heading}</PageHeading>
@@ -48,7 +51,7 @@ export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, 
           {messages.voiceMissingData}
         </EmptyState>
       ) : null}
-      {entry.data ? <CommentThread entryType={entryType} entry={entry.data} comments={comments} showReply={!commentsComing} post={post} update={update} /> : null}
+      {entry.data ? <CommentThread entryType={entryType} entry={entry.data} comments={comments} emojis={emojis.data} showReply={!commentsComing} post={post} update={update} /> : null}
       {/* With the thread, not before it: the thread arriving above it pushed it off the screen. */}
       {entry.loading || (entry.data && commentsComing) ? null : (
         <p>

@@ -11,6 +11,8 @@ export interface FakeReplica {
   loading: boolean;
   /** The comments alone still coming (default: as `loading`). */
   commentsLoading?: boolean;
+  /** The emojis alone still coming (default: not loading). */
+  emojisLoading?: boolean;
 }
 
 export const ME = '6f1c2b9e-3a41-4c8e-9d2f-1b7a5e3c9d10';

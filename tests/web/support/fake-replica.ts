@@ -45,7 +45,10 @@ export const entryHooks = {
     const r = useFakeReplica();
     return { data: r.categories, loading: r.loading };
   },
-  useEmojis: () => ({ data: useFakeReplica().emojis, loading: false }),
+  useEmojis: () => {
+    const r = useFakeReplica();
+    return { data: r.emojis, loading: r.emojisLoading ?? false };
+  },
   useComments: (_type: string, entryId: string | null) => {
     const r = useFakeReplica();
     return { data: r.comments.filter((c) => c.entry_id === entryId), loading: r.commentsLoading ?? r.loading };
