@@ -5,6 +5,7 @@ import { answersSchema } from './forms';
 import { chosenMessages } from './messages';
 import { personSchema } from './residents';
 import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
+import { parseJsonText } from './json-text';
 import { isSavableText } from './text';
 import { groupDigits } from './group-digits';
 
@@ -200,18 +201,18 @@ function savableJson(value: unknown, depth = 0): boolean {
 /**
  * A JSON value sent as text in a multipart field, or as itself in a JSON body. JSON text can carry
  * `\u0000` or a lone surrogate that the request's own text did not (the edge check sees only the
- * escape): refused here with the edge's words, never stored.
+ * escape): refused here with the edge's words, never stored. A "__proto__" key anywhere in the
+ * text is refused too (json-text.ts), as the JSON body parser refuses it in a JSON body.
  */
 const jsonOrText = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value, ctx) => {
     if (typeof value !== 'string') return value;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: documentMessages.notJson });
+    const text = parseJsonText(value);
+    if (!text.ok) {
+      ctx.addIssue({ code: 'custom', message: text.problem === 'reserved_key' ? chosenMessages.reservedJsonKey : documentMessages.notJson });
       return z.NEVER;
     }
+    const parsed = text.value;
     if (!savableJson(parsed)) {
       ctx.addIssue({ code: 'custom', message: chosenMessages.unsavableText });
       return z.NEVER;

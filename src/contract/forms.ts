@@ -104,6 +104,17 @@ export type FileAnswer = z.infer<typeof fileAnswerSchema>;
 export const answersSchema = z.record(z.string(), z.unknown());
 export type Answers = Record<string, unknown>;
 
+/**
+ * Answers as an object without a prototype: its own keys only. Read through it, a field id such as
+ * "constructor" is its answer or undefined (never Object's), and written through it, no key
+ * ("__proto__" included) sets a prototype. Merge and check answers in one of these.
+ */
+export function ownAnswers(answers: Readonly<Record<string, unknown>> | null | undefined): Answers {
+  const own = Object.create(null) as Answers;
+  if (answers) for (const [key, value] of Object.entries(answers)) own[key] = value;
+  return own;
+}
+
 const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
 
 /** The schema of one field's answer (null allowed: not answered); null for headings. */
@@ -167,15 +178,22 @@ export function answersSchemaFor(fields: readonly FormField[], options: { comple
     if (!one) continue;
     shape[field.id] = one.nullable().optional();
   }
-  return z
-    .strictObject(shape, { error: formMessages.unknownField })
-    .superRefine((answers, ctx) => {
-      if (!options.complete) return;
-      for (const field of fields) {
-        if (field.kind === 'heading' || !field.required) continue;
-        if (!isAnswered((answers as Record<string, unknown>)[field.id])) ctx.addIssue({ code: 'custom', path: [field.id], message: formMessages.required });
-      }
-    });
+  // Checked as own keys only (ownAnswers): a field "constructor" is not answered by Object's.
+  const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return z.preprocess(
+    // Typed as answers for form libraries (the renderer's resolver); anything else is checked as sent.
+    (value: Answers): unknown => (isRecord(value) ? ownAnswers(value) : value),
+    z
+      .strictObject(shape, { error: formMessages.unknownField })
+      .superRefine((answers, ctx) => {
+        if (!options.complete) return;
+        for (const field of fields) {
+          if (field.kind === 'heading' || !field.required) continue;
+          const given = Object.hasOwn(answers, field.id) ? (answers as Record<string, unknown>)[field.id] : undefined;
+          if (!isAnswered(given)) ctx.addIssue({ code: 'custom', path: [field.id], message: formMessages.required });
+        }
+      }),
+  );
 }
 
 /** One form (a category) with its current version's definition. */

@@ -43,6 +43,8 @@ export const chosenMessages = {
   validationFailed: 'Some details need fixing',
   unsavableText: "This has a character that can't be saved. Please remove it and try again.",
   tooDeeplyNested: 'This is nested too deeply',
+  /** JSON text with a "__proto__" key (json-text.ts). */
+  reservedJsonKey: 'The name "__proto__" cannot be used here',
   formUnreadable: 'The form could not be read. Please try again.',
   unauthenticated: 'Please sign in',
   forbidden: 'You are not allowed to do that',

@@ -58,15 +58,17 @@ const wholeNumber = (max: number, message: string) =>
 /**
  * One reward of a home's catalogue. For the young person, a reward that is paused (`active` false)
  * or withdrawn is a tombstone (`deleted_at` set) in checkpoint mode with with_trashed=1 and absent
- * otherwise; whether it is affordable is for the client to work out from the balance
- * (`reward_points` of the resident), which it already holds.
+ * otherwise: its id and the time, with neutral placeholders and no content (name '', description
+ * null, points 0, image null, home_id the nil uuid), as documents' tombstones. Staff's tombstones
+ * (withdrawn) keep the reward's fields. Whether it is affordable is for the client to work out
+ * from the balance (`reward_points` of the resident), which it already holds.
  */
 export const rewardSchema = syncedRowSchema.extend({
   home_id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
-  /** What it costs, in points (> 0). */
-  points: z.number().int().positive(),
+  /** What it costs, in points (> 0; 0 only on a young person's tombstone). */
+  points: z.number().int().min(0),
   /** Viewed through GET /v1/files/view?file_id=&module=reward. */
   image: fileSchema.nullable(),
   active: z.boolean(),

@@ -7,6 +7,8 @@ import { pageSchema, syncedRowSchema, timestampSchema } from './sync';
 import { calendarDateSchema } from './calendar-values';
 import { rules } from './rules';
 import { groupDigits } from './group-digits';
+import { parseJsonText } from './json-text';
+import { chosenMessages } from './messages';
 
 /**
  * Objectives (SPEC §3 Task, Task log, Task comment; §7 Tasks; issue 9). A task is one objective
@@ -139,9 +141,12 @@ export const taskCommentCreateSchema = z.object({
 });
 export type TaskCommentCreate = z.input<typeof taskCommentCreateSchema>;
 
-/** POST /v1/tasks/logs/comments/{id} with `_method=PUT`: the new text, `remove_files[]`, new `files[]`. */
+/**
+ * POST /v1/tasks/logs/comments/{id} with `_method=PUT`: the new text, `remove_files[]`, new `files[]`.
+ * The text is text: an object, a list, null or a boolean is refused (422 `comment`), never stored as its String().
+ */
 export const taskCommentUpdateSchema = z.object({
-  comment: z.string().trim().min(1, { error: taskMessages.commentRequired }).max(TASK_COMMENT_MAX_LENGTH, { error: taskMessages.commentTooLong }).optional(),
+  comment: z.string({ error: taskMessages.commentRequired }).trim().min(1, { error: taskMessages.commentRequired }).max(TASK_COMMENT_MAX_LENGTH, { error: taskMessages.commentTooLong }).optional(),
   remove_files: z.array(z.uuid()).max(20).default([]),
 });
 
@@ -159,20 +164,17 @@ export type StaffTaskCreate = z.input<typeof staffTaskCreateSchema>;
  * Staff (addition): POST /v1/tasks/logs/{id} with `_method=PUT` fills the log. `answers` (JSON
  * object, or a JSON string in a multipart form) are merged over the saved ones (null clears one);
  * file answers are uploaded as parts `files[<field id>]`; `status=completed` completes the log,
- * which then needs every required answer.
+ * which then needs every required answer. A "__proto__" key in the JSON text is refused (json-text.ts).
  */
 export const staffLogUpdateSchema = z.object({
   answers: z
-    .union([answersSchema, z.string().transform((s, ctx) => {
-      try {
-        const v: unknown = JSON.parse(s);
-        if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-      } catch {
-        // reported below
-      }
-      ctx.addIssue({ code: 'custom', message: 'Answers must be a JSON object' });
+    .preprocess((value, ctx) => {
+      if (typeof value !== 'string') return value;
+      const parsed = parseJsonText(value);
+      if (parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: !parsed.ok && parsed.problem === 'reserved_key' ? chosenMessages.reservedJsonKey : 'Answers must be a JSON object' });
       return z.NEVER;
-    })])
+    }, answersSchema)
     .optional(),
   status: z.enum(TASK_LOG_STATUSES).optional(),
 });

@@ -4,6 +4,7 @@ import {
   documentMessages, documentPageSchema, documentSubmissionPageSchema, documentSubmissionResponseSchema, type Document, type DocumentSubmission,
 } from '../../src/contract/documents';
 import { formMessages } from '../../src/contract/forms';
+import { chosenMessages as chosen } from '../../src/contract/messages';
 import type { Client } from './support/client';
 import { browserHeaders, demoIds, openStream, signedIn, signedInRiley } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
@@ -194,5 +195,30 @@ describe('a home-wide form', () => {
     expect((await submit(jamie, book.id, [['answers', '{}']])).body.errors).toEqual({ answers: [documentMessages.notAForm] });
     // After all that, a good one goes through.
     expect((await submit(jamie, target.id, [['answers', JSON.stringify({ what_did_you_do: 'x', confidence: 5 })]])).status).toBe(201);
+  });
+
+  it('a "__proto__" key in the answers is refused (422, as JSON text or in a JSON body) and nothing is sent', async () => {
+    const fresh = await ali.post('/api/v1/documents', { kind: 'form', title: 'Proto check', resident_id: ids.resident['demo/jamie'], form_id: doc.form!.form_id });
+    const target = (fresh.body as { data: Document }).data;
+    for (const text of [
+      '{"__proto__": {"what_did_you_do": "x", "confidence": 5}}',
+      '{"what_did_you_do": "x", "confidence": 5, "__proto__": {"skills": ["flying"]}}',
+      '{"what_did_you_do": "x", "confidence": 5, "week": [{"__proto__": {"day": "Mon"}}]}',
+    ]) {
+      const res = await submit(jamie, target.id, [['answers', text]]);
+      expect(res.status, `${text}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body.errors).toEqual({ answers: [chosen.reservedJsonKey] });
+    }
+    const asJson = await fetch(`${server.base}/api/v1/documents/${target.id}/submissions`, {
+      method: 'POST',
+      headers: { ...browserHeaders(jamie), 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"answers": {"__proto__": {"what_did_you_do": "x", "confidence": 5}}}',
+    });
+    // In a JSON body the body parser refuses it (as any body that is not JSON).
+    expect(asJson.status, await asJson.clone().text()).toBe(422);
+    expect((await rows(jamie)).find((d) => d.id === target.id)!.submission).toBeNull();
+    const sent = await submit(jamie, target.id, [['answers', JSON.stringify({ what_did_you_do: 'x', confidence: 5 })]]);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.data.answers).toEqual({ what_did_you_do: 'x', confidence: 5 });
   });
 });

@@ -382,6 +382,13 @@ describe('staff: share, update, withdraw', () => {
     const smuggled = await share(ali, [['kind', 'book'], ['title', 'x'], ['resident_id', jamieId()], ['book', JSON.stringify({ chapters: [{ title: 'c', pages: [{ title: 'p', html: 'a\u0000b' }] }] })]]);
     expect(smuggled.status).toBe(422);
     expect(smuggled.body.errors).toEqual({ book: [chosen.unsavableText] });
+    // A "__proto__" key in JSON text is refused, as the JSON body parser refuses it in a JSON body.
+    const proto = await share(ali, [['kind', 'book'], ['title', 'x'], ['resident_id', jamieId()], ['book', '{"chapters": [{"title": "c", "pages": [{"title": "p", "html": "", "__proto__": {"images": []}}]}]}']]);
+    expect(proto.status).toBe(422);
+    expect(proto.body.errors).toEqual({ book: [chosen.reservedJsonKey] });
+    const protoItems = await share(ali, [['kind', 'gallery'], ['title', 'x'], ['resident_id', jamieId()], ['items', '[{"file": "p", "__proto__": {"caption": "x"}}]'], ['files[p]', { name: 'p.png', data: PNG }]]);
+    expect(protoItems.status).toBe(422);
+    expect(protoItems.body.errors).toMatchObject({ items: [chosen.reservedJsonKey] });
     const disguised = await share(ali, [['kind', 'file'], ['title', 'x'], ['resident_id', jamieId()], ['file', { name: 'photo.png', data: PDF }]]);
     expect(disguised.status).toBe(422);
     expect(disguised.body.errors).toEqual({ file: [documentMessages.fileTypeNotAllowed] });

@@ -342,6 +342,24 @@ describe('staff manage the catalogue', () => {
     samStream.close();
   });
 
+  it('two concurrent picture replacements leave one picture: every other picture sent is gone (404)', async () => {
+    const reward = await newReward(12);
+    const first = await updateReward(ali, reward.id, [['image', { name: 'start.png', data: pngImage(20, 20, [1, 2, 3]) }]]);
+    expect(first.status).toBe(200);
+    const names = ['left', 'right', 'middle'];
+    const answers = await Promise.all(names.map((name, i) => updateReward(ali, reward.id, [['image', { name: `${name}.png`, data: pngImage(24 + i, 20, [i * 60, 90, 30]) }]])));
+    expect(answers.map((a) => a.status), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 200, 200]);
+    const shown = rewardPageSchema.parse((await ali.get(`/api/v1/homes/${willow()}/rewards?per_page=500`)).body).data.find((r) => r.id === reward.id)!.image!;
+    expect(names.map((n) => `${n}.webp`)).toContain(shown.name);
+    // The ids of the pictures sent (read, not written: no answer names a picture that lost the race).
+    const sent = await server.db.selectFrom('entry_files').select(['id', 'name']).where('entry_type', '=', 'reward').where('entry_id', '=', reward.id).execute();
+    expect(sent).toHaveLength(4);
+    for (const file of sent) {
+      const view = await getBytes(server.base, ali, `/api/v1/files/view?file_id=${file.id}&module=reward`);
+      expect([file.name, view.status]).toEqual([file.name, file.id === shown.id ? 200 : 404]);
+    }
+  });
+
   it('field errors: name, points, position, description, pictures (type, inappropriate, two, another part), NUL', async () => {
     const flagged = pngImage(16, 16, [250, 200, 190]);
     classifier.flag(flagged);
@@ -408,6 +426,71 @@ describe('staff manage the catalogue', () => {
     expect((await updateReward(ali, randomUUID(), [['name', 'x']])).status).toBe(404);
     expect((await postForm(server.base, ali, `/api/v1/rewards/${reward.id}`, [['name', 'x']])).status).toBe(405);
     expect((await catalogue(jamie)).data.find((r) => r.id === reward.id)!.name).toBe(reward.name);
+  });
+});
+
+describe("the young person's tombstones carry nothing of the reward", () => {
+  const blank = (id: string) => ({
+    id, home_id: '00000000-0000-0000-0000-000000000000', name: '', description: null, points: 0, image: null, active: false, position: 0, created_at: '1970-01-01T00:00:00.000000Z',
+  });
+
+  it("a reward staff create paused never reaches the young person's device with its name, words or cost", async () => {
+    const secret = `Surprise birthday trip ${randomUUID().slice(0, 6)}`;
+    const draft = await createReward(ali, [['name', secret], ['description', 'Do not tell Jamie yet'], ['points', '5'], ['position', '3'], ['active', '0']]);
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    const reward = rewardResponseSchema.parse(draft.body).data;
+    const pull = await jamie.get(`/api/v1/projects/residents/rewards?resident_id=${jamieId()}&relations[]=image&${FIRST_PULL}`);
+    expect(pull.status).toBe(200);
+    // The contract the replica validates with (src/data/replication/endpoints.ts) takes the tombstone.
+    const row = rewardPageSchema.parse(pull.body).data.find((r) => r.id === reward.id)!;
+    expect(row).toMatchObject(blank(reward.id));
+    expect(row.deleted_at).not.toBeNull();
+    expect(JSON.stringify(pull.body)).not.toContain(secret);
+    expect(JSON.stringify(pull.body)).not.toContain('Do not tell Jamie yet');
+    // Staff still see their draft as it is.
+    const staff = rewardPageSchema.parse((await ali.get(`/api/v1/homes/${willow()}/rewards?per_page=500`)).body).data.find((r) => r.id === reward.id);
+    expect(staff).toMatchObject({ name: secret, description: 'Do not tell Jamie yet', points: 5, active: false, deleted_at: null });
+  });
+
+  it('paused or withdrawn after being live: the tombstone is blank, with its picture gone; on again, it is all back', async () => {
+    const res = await createReward(ali, [['name', 'Cinema trip'], ['description', 'Any film'], ['points', '30'], ['image', { name: 'cinema.png', data: pngImage(30, 20, [10, 10, 200]) }]]);
+    expect(res.status).toBe(201);
+    const reward = rewardResponseSchema.parse(res.body).data;
+    const live = (await catalogue(jamie, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data.find((r) => r.id === reward.id)!;
+    expect(live).toMatchObject({ name: 'Cinema trip', points: 30, deleted_at: null });
+    expect(live.image).not.toBeNull();
+
+    expect((await updateReward(ali, reward.id, [['active', '0']])).status).toBe(200);
+    expect((await catalogue(jamie, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data.find((r) => r.id === reward.id)).toMatchObject(blank(reward.id));
+    // Staff reading the young person's catalogue see it as the young person does.
+    expect((await catalogue(ali, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data.find((r) => r.id === reward.id)).toMatchObject(blank(reward.id));
+    expect((await getBytes(server.base, jamie, `/api/v1/files/view?file_id=${live.image!.id}&module=reward`)).status).toBe(404);
+
+    expect((await updateReward(ali, reward.id, [['active', '1']])).status).toBe(200);
+    expect((await catalogue(jamie, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data.find((r) => r.id === reward.id)).toMatchObject({ name: 'Cinema trip', points: 30, image: live.image, deleted_at: null });
+
+    expect((await withdraw(ali, reward.id)).status).toBe(200);
+    expect((await catalogue(jamie, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data.find((r) => r.id === reward.id)).toMatchObject(blank(reward.id));
+    // Staff's own list keeps what they withdrew.
+    const staffTrashed = rewardPageSchema.parse((await ali.get(`/api/v1/homes/${willow()}/rewards?${FIRST_PULL}`)).body).data.find((r) => r.id === reward.id)!;
+    expect(staffTrashed).toMatchObject({ name: 'Cinema trip', points: 30 });
+    expect(staffTrashed.deleted_at).not.toBeNull();
+  });
+
+  it("filters match live rewards only: no filter of the young person's catalogue tells a paused reward's name or cost", async () => {
+    const secret = `Secret ${randomUUID().slice(0, 8)}`;
+    const draft = rewardResponseSchema.parse((await createReward(ali, [['name', secret], ['points', '77'], ['active', '0']])).body).data;
+    const found = async (filter: string) =>
+      (await catalogue(jamie, `?resident_id=${jamieId()}&${filter}&${FIRST_PULL}`)).data.some((r) => r.id === draft.id);
+    const right = await found(`filters[0][0]=name&filters[0][1]==&filters[0][2]=${encodeURIComponent(secret)}`);
+    const wrong = await found('filters[0][0]=name&filters[0][1]==&filters[0][2]=Something%20else');
+    const cost = await found('filters[0][0]=points&filters[0][1]==&filters[0][2]=77');
+    const otherCost = await found('filters[0][0]=points&filters[0][1]==&filters[0][2]=78');
+    expect([right, wrong, cost, otherCost]).toEqual([true, true, true, true]);
+    // Live rewards are filtered as before.
+    const live = await newReward(41, `Live ${randomUUID().slice(0, 8)}`);
+    const byName = await catalogue(jamie, `?resident_id=${jamieId()}&filters[0][0]=name&filters[0][1]==&filters[0][2]=${encodeURIComponent(live.name)}`);
+    expect(byName.data.map((r) => r.id)).toEqual([live.id]);
   });
 });
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryLimits, entryMessages } from '../../src/contract/entries';
 import { formMessages, formSchema, FORM_FIELD_KINDS } from '../../src/contract/forms';
+import { chosenMessages as chosen } from '../../src/contract/messages';
 import { pageSchema } from '../../src/contract/sync';
 import {
   taskCommentResponseSchema, taskLogPageSchema, taskLogResponseSchema, taskMessages, taskResponseSchema, type TaskComment, type TaskLog,
@@ -262,6 +264,26 @@ describe('staff: objectives, filling and completing', () => {
     const noOverride = await postForm(server.base, ali, `/api/v1/tasks/logs/${log.id}`, [['answers', '{}']]);
     expect(noOverride.status).toBe(405);
   });
+  it('a "__proto__" key in the answers text is a 422 on answers: it never completes a log without its required answers', async () => {
+    // Independence skills requires what_did_you_do (text) and confidence (slider 1-10).
+    const log = await newObjective('Independence skills', 'Proto');
+    expect((await fill(ali, log.id, [['status', 'completed']])).status).toBe(422);
+    for (const text of [
+      '{"__proto__": {"what_did_you_do": "x", "confidence": 5}}',
+      '{"what_did_you_do": "x", "__proto__": {"confidence": 5}}',
+      '{"what_did_you_do": "x", "confidence": 5, "skills": [{"__proto__": {}}]}',
+    ]) {
+      const res = await fill(ali, log.id, [['status', 'completed'], ['answers', text]]);
+      expect(res.status, `${text}: ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body.errors).toEqual({ answers: [chosen.reservedJsonKey] });
+    }
+    const latest = taskLogResponseSchema.parse((await jamie.get(`/api/v1/tasks/${log.task_id}/logs/latest`)).body).data;
+    expect({ status: latest.status, answers: latest.answers }).toEqual({ status: 'current', answers: {} });
+    // Sent plainly, the same answers complete it.
+    const done = await fill(ali, log.id, [['status', 'completed'], ['answers', JSON.stringify({ what_did_you_do: 'x', confidence: 5 })]]);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data).toMatchObject({ status: 'completed', answers: { what_did_you_do: 'x', confidence: 5 } });
+  });
 });
 
 describe('comments', () => {
@@ -286,6 +308,40 @@ describe('comments', () => {
     expect((await getBytes(server.base, jamie, `/api/v1/files/view?file_id=${mine.body.data.files[0]!.id}&module=task_comment`)).status).toBe(404);
     const noPut = await postForm(server.base, jamie, `/api/v1/tasks/logs/comments/${mine.body.data.id}`, [['comment', 'x']]);
     expect(noPut.status).toBe(405);
+  });
+
+  it('an edit whose comment is not text (an object, a list, null, a boolean, a number) is a 422 on comment; the text stays', async () => {
+    const log = await newObjective();
+    const made = await comment(jamie, log.id, 'original words');
+    expect(made.status).toBe(201);
+    for (const text of [{ a: 1 }, ['x', 'y'], null, true, 5]) {
+      const res = await jamie.post(`/api/v1/tasks/logs/comments/${made.body.data.id}?_method=PUT`, { comment: text });
+      expect(res.status, `${JSON.stringify(text)}: ${res.status} ${JSON.stringify(res.body)}`).toBe(422);
+      expect(res.body).toMatchObject({ errors: { comment: [taskMessages.commentRequired] } });
+    }
+    const now = taskCommentResponseSchema.parse((await jamie.get(`/api/v1/tasks/logs/comments/${made.body.data.id}`)).body).data;
+    expect([now.comment, now.edited_at]).toEqual(['original words', null]);
+    const edited = await jamie.post(`/api/v1/tasks/logs/comments/${made.body.data.id}?_method=PUT`, { comment: 'new words' });
+    expect(edited.status).toBe(200);
+    expect(taskCommentResponseSchema.parse(edited.body).data.comment).toBe('new words');
+  });
+
+  it(`concurrent edits of one comment cannot take it past ${entryLimits.maxFiles} files`, async () => {
+    const log = await newObjective();
+    const made = await comment(jamie, log.id, 'race for files');
+    const five = (seed: number): [string, { name: string; data: Buffer }][] =>
+      Array.from({ length: entryLimits.maxFiles }, (_, i) => ['files[]', { name: `p${seed}-${i}.png`, data: pngImage(4 + i, 4 + seed, [i * 10, seed * 20, 5]) }]);
+    const path = `/api/v1/tasks/logs/comments/${made.body.data.id}?_method=PUT`;
+    const answers = await Promise.all([1, 2, 3].map((seed) => postForm<{ errors?: Record<string, string[]> }>(server.base, jamie, path, [['comment', `edit ${seed}`], ...five(seed)])));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses, JSON.stringify(answers.map((a) => a.body))).toEqual([200, 422, 422]);
+    for (const refused of answers.filter((a) => a.status === 422)) expect(refused.body.errors).toEqual({ files: [entryMessages.tooManyFiles] });
+    const after = taskCommentResponseSchema.parse((await jamie.get(`/api/v1/tasks/logs/comments/${made.body.data.id}`)).body).data;
+    expect(after.files).toHaveLength(entryLimits.maxFiles);
+    // Dropping files makes room again.
+    const swap = await postForm(server.base, jamie, path, [['remove_files[]', after.files[0]!.id], ...five(4).slice(0, 1)]);
+    expect(swap.status, JSON.stringify(swap.body)).toBe(200);
+    expect(taskCommentResponseSchema.parse(swap.body).data.files).toHaveLength(entryLimits.maxFiles);
   });
 
   it('422 field errors: no comment, too long, bad files, review of a current log, unknown log is 404', async () => {

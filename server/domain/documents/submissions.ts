@@ -4,7 +4,7 @@ import {
   documentMessages, documentSubmitSchema, type DocumentSubmission, type DocumentSubmissionRow,
 } from '../../../src/contract/documents';
 import { allowedFileType } from '../../../src/contract/file-type';
-import { answersSchemaFor, formLimits, formMessages, readFields, type FormField } from '../../../src/contract/forms';
+import { answersSchemaFor, formLimits, formMessages, ownAnswers, readFields, type FormField } from '../../../src/contract/forms';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
@@ -103,9 +103,10 @@ export async function submitForm(app: FastifyInstance, auth: SignedIn, documentI
 
   // File questions are answered by the parts alone: whatever `answers` says for them (a device's own
   // file ids, say) is set aside and replaced by the files sent now.
-  const answers: Record<string, unknown> = { ...(parsed.data!.answers ?? {}) };
+  // Copied without a prototype (contract ownAnswers): no key sent is anything but an answer.
+  const answers = ownAnswers(parsed.data!.answers);
   for (const field of fields) if (FILE_KINDS.has(field.kind)) delete answers[field.id];
-  const preview: Record<string, unknown> = { ...answers };
+  const preview = ownAnswers(answers);
   for (const u of uploads) {
     const placeholder = { file_id: '00000000-0000-4000-8000-000000000000' };
     preview[u.fieldId] = byId.get(u.fieldId)!.kind === 'embedded_files' ? [...((preview[u.fieldId] as unknown[]) ?? []), placeholder] : placeholder;

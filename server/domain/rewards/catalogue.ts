@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { rewardMessages, type Reward } from '../../../src/contract/rewards';
 import { HttpError } from '../../lib/http-errors';
 import type { Database } from '../../db/schema';
-import { syncSelect, type ListSpec } from '../../lib/list-query';
+import { applyListQuery, syncSelect, type ListRequest, type ListSpec } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
 import { reachableResident, rewardImageReadable, type ReachableResident } from '../access';
@@ -15,7 +15,10 @@ import { filesOf } from '../entries/present';
  * and the staff view (GET /v1/homes/{id}/rewards) are the same rows under two list specs: for the
  * young person a paused reward (active false) is as gone as a withdrawn one, so it is a tombstone
  * (deleted_at = the time it was paused) with with_trashed=1 and absent otherwise; staff see paused
- * rewards as live rows and only withdrawn ones as tombstones.
+ * rewards as live rows and only withdrawn ones as tombstones. The young person's tombstones carry
+ * nothing but the id and the time (as documents'): a reward staff draft paused, or pause and
+ * withdraw, never reaches their device with its name, words, cost or picture. Filters of their
+ * catalogue apply to live rows only (a tombstone has nothing to match), so no filter tells its name.
  */
 const reward = (c: string) => sql.ref(`reward.${c}`);
 
@@ -71,10 +74,39 @@ export function homeRewardsQuery(db: Kysely<Database>, tenantId: string, homeId:
 
 export type RewardRow = Awaited<ReturnType<ReturnType<typeof homeRewardsQuery>['execute']>>[number];
 
-/** The rows as the contract's Reward, each with its live picture (one at most). */
-export async function presentRewards(db: Kysely<Database>, tenantId: string, rows: RewardRow[]): Promise<Reward[]> {
-  const files = await filesOf(db, tenantId, 'reward', rows.map((r) => r.id));
-  return rows.map((r) => ({
+/** The young person's catalogue (GET /v1/projects/residents/rewards): filters match live rewards only; tombstones always come (with_trashed=1). */
+export function catalogueQuery(db: Kysely<Database>, tenantId: string, homeId: string, list: ListRequest) {
+  let rows = homeRewardsQuery(db, tenantId, homeId, REWARD_SPEC);
+  if (list.where.length > 0) rows = rows.where(sql<SqlBool>`(${REWARD_SPEC.deletedAt} is not null or (${sql.join(list.where, sql` and `)}))`);
+  return applyListQuery(rows, { ...list, where: [] }, REWARD_SPEC);
+}
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const EPOCH = '1970-01-01T00:00:00.000000Z';
+
+/** A tombstone of the young person's catalogue: the id and the time; neutral placeholders where the contract wants a value. */
+const tombstoneOf = (r: Pick<RewardRow, 'id' | 'updated_at' | 'deleted_at'>): Reward => ({
+  id: r.id,
+  updated_at: r.updated_at,
+  deleted_at: r.deleted_at ?? r.updated_at,
+  home_id: NIL_UUID,
+  name: '',
+  description: null,
+  points: 0,
+  image: null,
+  active: false,
+  position: 0,
+  created_at: EPOCH,
+});
+
+/**
+ * The rows as the contract's Reward, each with its live picture (one at most). `blankTombstones`
+ * (the young person's catalogue): tombstones as tombstoneOf, with nothing of the reward.
+ */
+export async function presentRewards(db: Kysely<Database>, tenantId: string, rows: RewardRow[], options: { blankTombstones?: boolean } = {}): Promise<Reward[]> {
+  const blank = (r: RewardRow) => options.blankTombstones === true && r.deleted_at !== null;
+  const files = await filesOf(db, tenantId, 'reward', rows.filter((r) => !blank(r)).map((r) => r.id));
+  return rows.map((r) => blank(r) ? tombstoneOf(r) : ({
     id: r.id,
     updated_at: r.updated_at,
     deleted_at: r.deleted_at,

@@ -170,21 +170,27 @@ export async function updateReward(app: FastifyInstance, auth: SignedIn, id: str
   problems.throwIfAny();
   const input = parsed.data!;
 
-  const existing = await app.db
-    .selectFrom('entry_files')
-    .select(['id', 'storage_key'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('entry_type', '=', 'reward')
-    .where('entry_id', '=', id)
-    .where('deleted_at', 'is', null)
-    .execute();
-  const dropped = image || input.remove_image ? existing : [];
-  const pictureChanged = dropped.length > 0 || image !== null;
   const renamed = input.name !== undefined;
   const stored = await storeFiles(app, auth.tenantId, image ? [image] : []);
+  let dropped: { id: string; storage_key: string }[] = [];
   let historyMoved = false;
   try {
     await app.db.transaction().execute(async (tx) => {
+      // Changes of one reward take turns (the row lock), and the pictures to drop are read under it:
+      // read before, two concurrent replacements would each drop only the old picture and keep both
+      // new ones live. Withdrawn meanwhile: 404, as before.
+      const locked = await tx.selectFrom('rewards').select('id').where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      if (!locked) throw new HttpError(404, chosen.notFound);
+      const existing = await tx
+        .selectFrom('entry_files')
+        .select(['id', 'storage_key'])
+        .where('tenant_id', '=', auth.tenantId)
+        .where('entry_type', '=', 'reward')
+        .where('entry_id', '=', id)
+        .where('deleted_at', 'is', null)
+        .execute();
+      dropped = image || input.remove_image ? existing : [];
+      const pictureChanged = dropped.length > 0 || image !== null;
       await tx
         .updateTable('rewards')
         .set({

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
-import { answersSchemaFor, fileAnswerSchema, formMessages, readFields, type FormField } from '../../../src/contract/forms';
+import { answersSchemaFor, fileAnswerSchema, formMessages, ownAnswers, readFields, type FormField } from '../../../src/contract/forms';
 import { changedPushMessage, pushUrls } from '../../../src/contract/push';
 import {
   REVIEW_POINTS, staffLogUpdateSchema, staffTaskCreateSchema, taskCommentCreateSchema, taskCommentUpdateSchema, taskMessages,
@@ -74,9 +74,9 @@ function announce(app: FastifyInstance, auth: SignedIn, log: LockedLog, topics: 
 }
 
 /** 422 unless at most maxFiles attachments; the checked files otherwise. */
-function commentUploads(request: FastifyRequest, problems: Problems, existing = 0) {
+function commentUploads(request: FastifyRequest, problems: Problems) {
   const uploads = checkUploads(request, problems, { canvas: false });
-  if (existing + uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
+  if (uploads.attachmentCount > entryLimits.maxFiles) problems.add('files', entryMessages.tooManyFiles);
   return uploads.attachments;
 }
 
@@ -177,37 +177,49 @@ export async function updateTaskComment(app: FastifyInstance, auth: SignedIn, id
     throw error instanceof HttpError && error.statusCode === 404 ? new HttpError(404, taskMessages.commentNotFound) : error;
   });
   const problems = new Problems();
-  const raw: Body = {};
-  if (body.comment !== undefined) raw.comment = typeof body.comment === 'string' ? body.comment : String(body.comment);
-  const remove = listField(body, 'remove_files');
-  if (remove) raw.remove_files = remove;
-  const parsed = taskCommentUpdateSchema.safeParse(raw);
+  // The contract checks the text as sent: an object, a list, null or a boolean is a 422, never its String().
+  const parsed = taskCommentUpdateSchema.safeParse({ comment: body.comment, remove_files: listField(body, 'remove_files') });
   if (!parsed.success) problems.merge(fieldErrors(parsed.error));
   if (body.is_review !== undefined) {
     const asked = body.is_review === true || body.is_review === '1' || body.is_review === 'true';
     if (asked !== found.is_review) problems.add('is_review', taskMessages.reviewFixed);
   }
-  const existing = await app.db
-    .selectFrom('entry_files')
-    .select(['id', 'storage_key'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('entry_type', '=', 'task_comment')
-    .where('entry_id', '=', found.id)
-    .where('deleted_at', 'is', null)
-    .execute();
   const removeIds = new Set(parsed.success ? parsed.data.remove_files : []);
-  for (const fid of removeIds) if (!existing.some((f) => f.id === fid)) problems.add('remove_files', 'That file is not on this comment');
-  const files = commentUploads(request, problems, existing.filter((f) => !removeIds.has(f.id)).length);
+  /** The comment's live files, and the problems of this edit against them (unknown remove_files[], more than maxFiles). */
+  const filesNow = async (db: FastifyInstance['db'] | Transaction<Database>, into: Problems, uploaded: number) => {
+    const existing = await db
+      .selectFrom('entry_files')
+      .select(['id', 'storage_key'])
+      .where('tenant_id', '=', auth.tenantId)
+      .where('entry_type', '=', 'task_comment')
+      .where('entry_id', '=', found.id)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const fid of removeIds) if (!existing.some((f) => f.id === fid)) into.add('remove_files', 'That file is not on this comment');
+    if (existing.filter((f) => !removeIds.has(f.id)).length + uploaded > entryLimits.maxFiles) into.add('files', entryMessages.tooManyFiles);
+    return existing;
+  };
+  const uploads = checkUploads(request, problems, { canvas: false });
+  await filesNow(app.db, problems, uploads.attachmentCount);
+  const files = uploads.attachments;
   problems.throwIfAny();
   await checkImages(app, files, await residentSensitivity(app.db, log.resident_id), problems);
   problems.throwIfAny();
 
   const comment = parsed.data!.comment ?? found.comment;
-  const dropped = existing.filter((f) => removeIds.has(f.id));
   const stored = await storeFiles(app, auth.tenantId, files);
+  let dropped: { id: string; storage_key: string }[] = [];
   await app.db
     .transaction()
     .execute(async (tx) => {
+      // Concurrent edits of one comment take turns (the row lock) and each counts the files again
+      // under it: the check above ran before the lock, so it can be stale (at most maxFiles live).
+      const locked = await tx.selectFrom('task_log_comments').select('id').where('id', '=', found.id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      if (!locked) throw new HttpError(404, taskMessages.commentNotFound);
+      const again = new Problems();
+      const existing = await filesNow(tx, again, files.length);
+      again.throwIfAny();
+      dropped = existing.filter((f) => removeIds.has(f.id));
       await tx.updateTable('task_log_comments').set({ comment, edited_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', found.id).execute();
       const rows = stored.rows('task_comment', found.id);
       if (rows.length > 0) await tx.insertInto('entry_files').values(rows).execute();
@@ -333,7 +345,8 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
     await app.db.transaction().execute(async (tx) => {
       const log = await loadLog(tx, auth, logId, true);
       if (log.status === 'completed') throw new HttpError(422, chosen.validationFailed, { status: [taskMessages.alreadyCompleted] });
-      const answers: Record<string, unknown> = { ...log.answers };
+      // Merged without a prototype (contract ownAnswers): no key sent is anything but an answer.
+      const answers = ownAnswers(log.answers);
       for (const [key, value] of Object.entries(input.answers ?? {})) {
         if (value === null) delete answers[key];
         else answers[key] = value;

@@ -6,13 +6,14 @@ import { applyListQuery, fetchPage, parseListQuery } from '../../lib/list-query'
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
 import { reachableResident, staffHome } from '../../domain/access';
-import { catalogueResident, homeRewardsQuery, presentRewards, REWARD_SPEC, STAFF_REWARD_SPEC } from '../../domain/rewards/catalogue';
+import { catalogueQuery, catalogueResident, homeRewardsQuery, presentRewards, REWARD_SPEC, STAFF_REWARD_SPEC } from '../../domain/rewards/catalogue';
 import { EXCHANGE_SPEC, homeExchangesQuery, presentExchanges, residentExchangesQuery } from '../../domain/rewards/exchanges';
 
 /**
  * Rewards, reads (SPEC §7 Rewards and the staff additions in docs/api.md), all checkpoint lists:
  * - GET /v1/projects/residents/rewards?resident_id=&relations[]=image: the catalogue of that young
- *   person's home (paused and withdrawn rewards are tombstones). A static segment: Fastify matches
+ *   person's home (paused and withdrawn rewards are tombstones that carry nothing but the id and
+ *   the time; filters match live rewards only). A static segment: Fastify matches
  *   `rewards` before the `:id` of GET /v1/projects/residents/{id}, so it is never read as an id.
  * - GET /v1/projects/residents/{id}/rewards/history: their exchanges, newest first.
  * - staff: GET /v1/homes/{id}/rewards (paused ones too), GET /v1/homes/{id}/reward-exchanges.
@@ -24,8 +25,8 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { resident_id } = parse(rewardsQuerySchema, request.query ?? {});
     const resident = await catalogueResident(app, auth, resident_id);
     const list = parseListQuery(request.query, REWARD_SPEC);
-    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(homeRewardsQuery(app.db, auth.tenantId, resident.home_id, REWARD_SPEC), list, REWARD_SPEC).execute());
-    return { ...page, data: await presentRewards(app.db, auth.tenantId, page.data) };
+    const page = await fetchPage(app.syncHorizon, list, () => catalogueQuery(app.db, auth.tenantId, resident.home_id, list).execute());
+    return { ...page, data: await presentRewards(app.db, auth.tenantId, page.data, { blankTombstones: true }) };
   });
 
   app.get(paths.rewardsHistory.pattern, async (request) => {
