@@ -4,6 +4,7 @@
  * `data` the JSON text). The replica has no room for a drafts collection (RxDB open-core's 13).
  * A draft survives reloads and closing the app; signing out wipes it with the replica.
  */
+import { map, type Observable } from 'rxjs';
 import { getReplica, whenReplicaOpenWithin, type OpenReplica } from './replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from './replica/types';
 import { getSessionStub } from './session-store';
@@ -59,4 +60,54 @@ export async function deleteDraft(key: string): Promise<void> {
   const open = await replica();
   const doc = await open?.db.files.findOne(draftId(key)).exec();
   await doc?.remove();
+}
+
+/**
+ * Forms whose latest words are not stored yet (a form stores its draft a moment after the last
+ * change). `flushDrafts` stores them now: the sign-out warning counts drafts, and a word typed
+ * just before pressing Logout must be among them.
+ */
+const unstored = new Set<() => Promise<unknown>>();
+
+/** Registers a form's "store what is waiting now"; returns the unregister. */
+export function onFlushDrafts(flush: () => Promise<unknown>): () => void {
+  unstored.add(flush);
+  return () => {
+    unstored.delete(flush);
+  };
+}
+
+/** Stores every form's waiting draft (failures are the forms' own: a draft is best effort). */
+export async function flushDrafts(): Promise<void> {
+  await Promise.all([...unstored].map((flush) => flush().catch(() => undefined)));
+}
+
+/** Whether a draft holds anything a person wrote or chose: words, a number, a yes, a non-empty list. */
+export function draftHasContent(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim() !== '';
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.some(draftHasContent);
+  if (value && typeof value === 'object') return Object.values(value).some(draftHasContent);
+  return false;
+}
+
+/** How many drafts on the device hold something (the sign-out warning's count: signing out wipes them). */
+export async function countDrafts(open: OpenReplica): Promise<number> {
+  const docs = await open.db.files.find({ selector: { kind: 'draft' } }).exec();
+  return docs.filter((doc) => draftHasContent(draftValueOf(doc.toJSON() as unknown as FileDoc))).length;
+}
+
+/** Live: of `keys`, the one whose draft holds something and was stored last, or null. */
+export function newestDraft$(open: OpenReplica, keys: readonly string[]): Observable<string | null> {
+  return open.db.files.find({ selector: { id: { $in: keys.map(draftId) } } }).$.pipe(
+    map((docs) => {
+      const kept = docs
+        .map((doc) => doc.toJSON() as unknown as FileDoc)
+        .filter((doc) => draftHasContent(draftValueOf(doc)))
+        .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+      const newest = kept[0];
+      return newest ? (keys.find((key) => draftId(key) === newest.id) ?? null) : null;
+    }),
+  );
 }

@@ -12,6 +12,7 @@
  * - the logout warning also counts every pending or failed document no queued write accounts for
  *   (that one, and a change the outbox could not take at all), since the wipe would delete it.
  */
+import { countDrafts, flushDrafts } from './drafts';
 import { countUnsent, NOT_SENT_MESSAGE, queuedWriteIds } from './outbox/outbox';
 import type { OutboxCounts } from './outbox/queue';
 import { getReplica, replicaStore, type OpenReplica } from './replica/replica-store';
@@ -60,21 +61,26 @@ export async function sweepNeverQueued(
 export interface DeviceUnsentCounts extends OutboxCounts {
   /** Of `failed`: pending or failed documents that no queued write accounts for. */
   readonly notQueued: number;
+  /** Forms started and not sent (drafts that hold something): nothing sends them, the wipe deletes them. */
+  readonly drafts: number;
 }
 
 /**
  * The logout warning's count: the outbox's, plus every pending or failed document that no queued
- * write accounts for (counted as failed: nothing will send it by itself).
+ * write accounts for (counted as failed: nothing will send it by itself), and the drafts of forms
+ * started and not sent (the words typed a moment ago stored first).
  */
 export async function countUnsentOnDevice(): Promise<DeviceUnsentCounts> {
+  await flushDrafts();
   const counts = await countUnsent();
   const open = getReplica();
+  const drafts = open ? await countDrafts(open).catch(() => 0) : 0;
   const documents = open ? await findUnsentDocuments(open.db).catch(() => []) : [];
-  if (documents.length === 0) return { ...counts, notQueued: 0 };
+  if (documents.length === 0) return { ...counts, notQueued: 0, drafts };
   // The queue unreadable: only a document with no write at all is certainly unaccounted for.
   const queued = (await queuedWriteIds()) ?? new Set<string>();
   const notQueued = documents.filter((document) => unaccounted(document, queued)).length;
-  return { ...counts, failed: counts.failed + notQueued, notQueued };
+  return { ...counts, failed: counts.failed + notQueued, notQueued, drafts };
 }
 
 /** Sweeps each replica that opens, `delayMs` after, and again when a change held back is due. Returns the stop. */

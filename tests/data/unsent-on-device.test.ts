@@ -110,7 +110,7 @@ describe('the logout warning', () => {
   it('counts a change whose write never reached the outbox, which the wipe would delete', async () => {
     await saveThenDie();
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 0 });
-    expect(await countUnsentOnDevice()).toEqual({ pending: 0, held: 0, failed: 1, notQueued: 1 });
+    expect(await countUnsentOnDevice()).toEqual({ pending: 0, held: 0, failed: 1, notQueued: 1, drafts: 0 });
   });
 
   it('counts an entry the outbox could not take (kept on the device, marked failed), once', async () => {
@@ -126,6 +126,6 @@ describe('the logout warning', () => {
     const key = testKey();
     outboxWith(async () => key);
     expect((await saveJournalEntry({ description: 'queued' })).ok).toBe(true);
-    expect(await countUnsentOnDevice()).toEqual({ pending: 1, held: 0, failed: 0, notQueued: 0 });
+    expect(await countUnsentOnDevice()).toEqual({ pending: 1, held: 0, failed: 0, notQueued: 0, drafts: 0 });
   });
 });

@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { taskMessages, type TaskComment, type TaskLogStatus } from '@/contract/tasks';
 import type { Live } from '@/data/hooks';
@@ -6,8 +7,11 @@ import type { PointsSummary, TaskLogView } from '@/data/replica/task-overlays';
 import { threadOf } from '@/data/replica/task-overlays';
 import type { TaskCommentOverlayDoc, TaskLogDoc } from '@/data/replica/types';
 import { setAccount } from '@/data/session-store';
+import { commentEditDraftKey, replyDraftKey } from '@/entries/data/draft-keys';
+import { reviewDraftKey } from '@/features/objectives/components/review-section';
 import type * as TaskLogsHooks from '@/features/objectives/hooks/use-task-logs';
 import { makeAccount } from './support/account';
+import { fakeDrafts } from './support/fake-drafts';
 import { fakeFetch } from './support/fake-fetch';
 import { renderApp } from './support/render-app';
 import { waitUntil } from '../support/wait';
@@ -19,8 +23,6 @@ const fake = vi.hoisted(() => ({
   failed: { current: false, completed: false } as Record<string, boolean>,
   loading: false,
   points: null as unknown,
-  draft: null as unknown,
-  saveDraft: vi.fn(async () => true),
   review: vi.fn(async () => ({ ok: true, id: '00000000-0000-4000-8000-000000000999', queuedOffline: false })),
   discard: vi.fn(async () => ({ ok: true })),
 }));
@@ -50,9 +52,7 @@ vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null, use
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 vi.mock('@/features/objectives/actions/review-task-log', () => ({ reviewTaskLog: fake.review }));
 vi.mock('@/features/objectives/actions/discard-task-comment', () => ({ discardTaskComment: fake.discard }));
-vi.mock('@/data/hooks/use-draft', () => ({
-  useDraft: () => ({ value: fake.draft, loading: false, save: fake.saveDraft, clear: async () => undefined }),
-}));
+vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-drafts')).draftHooks);
 
 const ME = makeAccount().user;
 const ALI = { id: '00000000-0000-4000-8000-00000000a111', first_name: 'Ali', last_name: 'Hassan', has_photo: false };
@@ -100,8 +100,7 @@ beforeEach(() => {
   fake.failed = { current: false, completed: false };
   fake.loading = false;
   fake.points = { balance: 120, pending: 0, spending: 0 };
-  fake.draft = null;
-  fake.saveDraft.mockClear();
+  fakeDrafts.reset();
   fake.review.mockClear();
   fakeFetch();
   setAccount(makeAccount({ flags: { rewards_enabled: 1 } }));
@@ -295,17 +294,30 @@ describe('one objective', () => {
 
   it('the review: its draft is restored and kept as it is typed; sending it goes to the success page', async () => {
     withThread();
-    fake.draft = { answers: { how_it_went: 'I ran all the', photos: null }, files: [] };
+    fakeDrafts.set(reviewDraftKey(uuid(3)), { answers: { how_it_went: 'I ran all the', photos: null }, files: [] });
     const { router, user } = renderApp(`/objectives/${uuid(3)}`);
     const review = await screen.findByRole('region', { name: 'Your review' });
     const text = (await within(review).findByRole('textbox', { name: /How do you think it went\?/ })) as HTMLTextAreaElement;
     expect(text.value).toBe('I ran all the');
     expect(within(review).getByText('We kept what you started writing on this device.')).toBeTruthy();
     await user.type(text, ' way');
-    await waitUntil(() => expect(fake.saveDraft).toHaveBeenLastCalledWith({ answers: expect.objectContaining({ how_it_went: 'I ran all the way' }), files: [] }));
+    await waitUntil(() => expect(fakeDrafts.get(reviewDraftKey(uuid(3)))).toEqual({ answers: expect.objectContaining({ how_it_went: 'I ran all the way' }), files: [] }));
     await user.click(within(review).getByRole('button', { name: 'Send my review' }));
     await waitUntil(() => expect(router.state.location.pathname).toBe(`/objectives/${uuid(3)}/success`));
     expect(fake.review).toHaveBeenCalledWith(uuid(3), { comment: 'I ran all the way', photos: [] });
+    expect(fakeDrafts.get(reviewDraftKey(uuid(3)))).toBeNull();
+  });
+
+  it('a comment being written is kept on the device: it is there again after a reload', async () => {
+    const first = renderApp(`/objectives/${uuid(1)}`);
+    const form = await screen.findByRole('form', { name: 'Add a comment' });
+    await first.user.type(within(form).getByRole('textbox', { name: 'Your comment' }), 'Half of my comment');
+    await waitUntil(() => (fakeDrafts.get(replyDraftKey('task', uuid(1))) as { comment?: string } | null)?.comment === 'Half of my comment');
+    first.unmount();
+    renderApp(`/objectives/${uuid(1)}`);
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    const again = await screen.findByRole('form', { name: 'Add a comment' });
+    expect((within(again).getByRole('textbox', { name: 'Your comment' }) as HTMLTextAreaElement).value).toBe('Half of my comment');
   });
 
   it('a review with no words is not sent: the message is beside the question', async () => {
@@ -408,6 +420,29 @@ describe('editing a comment', () => {
     await waitUntil(() => expect(document.title).toBe('Hearth - Edit comment'));
     const form = screen.getByRole('form', { name: 'Edit your comment' });
     expect((within(form).getByRole('textbox', { name: 'Your comment' }) as HTMLTextAreaElement).value).toBe('My first words');
+  });
+
+  it('a connection that drops while editing (the page needs one) does not throw the edit away', async () => {
+    let online = true;
+    vi.spyOn(navigator, 'onLine', 'get').mockImplementation(() => online);
+    const { user } = renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(501)}`);
+    const form = await screen.findByRole('form', { name: 'Edit your comment' });
+    const box = within(form).getByRole('textbox', { name: 'Your comment' }) as HTMLTextAreaElement;
+    await user.clear(box);
+    await user.type(box, 'My first words, and what happened after');
+    act(() => {
+      online = false;
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(screen.getByText('You need to be online for this page')).toBeTruthy();
+    act(() => {
+      online = true;
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    const again = await screen.findByRole('form', { name: 'Edit your comment' });
+    expect((within(again).getByRole('textbox', { name: 'Your comment' }) as HTMLTextAreaElement).value).toBe('My first words, and what happened after');
+    expect(fakeDrafts.get(commentEditDraftKey(uuid(501)))).toMatchObject({ comment: 'My first words, and what happened after' });
   });
 
   it('"Comment not found" for someone else\'s comment, and for one that is not there', async () => {

@@ -53,8 +53,8 @@ export function Nav() {
     setDrawerPath(pathname);
     if (open) setOpen(false);
   }
-  /** The logout warning is open; `notQueued`: what it counts that no queued write accounts for. */
-  const [confirming, setConfirming] = useState<{ notQueued: number } | null>(null);
+  /** The logout warning is open; `notQueued`: what it counts that no queued write accounts for; `drafts`: forms started and not sent. */
+  const [confirming, setConfirming] = useState<{ notQueued: number; drafts: number } | null>(null);
   const visible = items.filter((item) => !item.flag || flags[item.flag]);
   // The replies waiting (SPEC §4), as the dashboard's badges and the feedback page count them.
   const counts = useFeedbackCounts().data;
@@ -87,7 +87,7 @@ export function Nav() {
   const logOut = async () => {
     setOpen(false);
     const counts = await countUnsentOnDevice();
-    if (unsentCount(counts) > 0) setConfirming({ notQueued: counts.notQueued });
+    if (unsentCount(counts) > 0 || counts.drafts > 0) setConfirming({ notQueued: counts.notQueued, drafts: counts.drafts });
     else await finishLogout(false);
   };
 
@@ -184,7 +184,7 @@ export function Nav() {
         </div>
       </dialog>
       {confirming ? (
-        <UnsentDialog notQueued={confirming.notQueued} onSignOut={(discard) => void finishLogout(discard)} onCancel={() => setConfirming(null)} />
+        <UnsentDialog notQueued={confirming.notQueued} drafts={confirming.drafts} onSignOut={(discard) => void finishLogout(discard)} onCancel={() => setConfirming(null)} />
       ) : null}
     </>
   );

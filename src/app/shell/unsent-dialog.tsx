@@ -19,22 +19,27 @@ interface Props {
    * whose write was lost with a closed page): the wipe would delete them, and no waiting sends them.
    */
   notQueued: number;
+  /** Forms started and not sent (their drafts): waiting does not send them, the wipe deletes them. */
+  drafts: number;
   /** Sign out now (after the outbox drained, or after the person chose to delete what is left). */
   onSignOut: (discard: boolean) => void;
   onCancel: () => void;
 }
 
 /**
- * Before logout, when the outbox still holds something (SPEC §4 logout wipes all local data):
- * wait for it to send, or sign out and delete it.
+ * Before logout, when the outbox still holds something or a form was started and not sent (SPEC §4
+ * logout wipes all local data): wait for it to send, or sign out and delete it; Cancel goes back to
+ * what was being written.
  */
-export function UnsentDialog({ notQueued: notQueuedAtOpen, onSignOut, onCancel }: Props) {
+export function UnsentDialog({ notQueued: notQueuedAtOpen, drafts: draftsAtOpen, onSignOut, onCancel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const counts = useOutbox();
   const [waiting, setWaiting] = useState(false);
   const [stuck, setStuck] = useState(false);
   const [notQueued, setNotQueued] = useState(notQueuedAtOpen);
-  const count = unsentCount(counts) + notQueued;
+  const [drafts, setDrafts] = useState(draftsAtOpen);
+  const waitable = unsentCount(counts) + notQueued;
+  const count = waitable + drafts;
 
   useEffect(() => {
     const element = dialog.current;
@@ -51,8 +56,9 @@ export function UnsentDialog({ notQueued: notQueuedAtOpen, onSignOut, onCancel }
     const left = await countUnsentOnDevice();
     setWaiting(false);
     setNotQueued(left.notQueued);
-    if (unsentCount(left) === 0) onSignOut(false);
-    else setStuck(true);
+    setDrafts(left.drafts);
+    if (unsentCount(left) === 0 && left.drafts === 0) onSignOut(false);
+    else if (unsentCount(left) > 0) setStuck(true);
   };
 
   return (
@@ -65,12 +71,16 @@ export function UnsentDialog({ notQueued: notQueuedAtOpen, onSignOut, onCancel }
           ? 'Sending…'
           : stuck
             ? 'They could not all be sent. You may be offline, or one needs changing before it can be sent.'
-            : 'Signing out deletes everything Hearth keeps on this device.'}
+            : drafts > 0
+              ? `${waitable > 0 ? 'Some of it you' : 'You'} started writing and did not send. Signing out deletes everything Hearth keeps on this device.`
+              : 'Signing out deletes everything Hearth keeps on this device.'}
       </p>
       <div className="dialog__actions">
-        <button type="button" className="button button--primary" disabled={waiting} onClick={() => void wait()}>
-          Wait for them to send
-        </button>
+        {waitable > 0 ? (
+          <button type="button" className="button button--primary" disabled={waiting} onClick={() => void wait()}>
+            Wait for them to send
+          </button>
+        ) : null}
         <button type="button" className="button button--secondary" disabled={waiting} onClick={() => onSignOut(true)}>
           Sign out and delete them
         </button>

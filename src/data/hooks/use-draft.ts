@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { map } from 'rxjs';
-import { deleteDraft, draftId, draftValueOf, saveDraft } from '../drafts';
+import { deleteDraft, draftId, draftValueOf, newestDraft$, saveDraft } from '../drafts';
 import type { OpenReplica } from '../replica/replica-store';
 import type { FileDoc } from '../replica/types';
 import { useLive } from './use-live';
@@ -28,4 +28,24 @@ export function useDraft<T>(key: string | null): Draft<T> {
   const save = useCallback((value: T) => (key ? saveDraft(key, value) : Promise.resolve(false)), [key]);
   const clear = useCallback(() => (key ? deleteDraft(key) : Promise.resolve()), [key]);
   return { value: live.data, loading: Boolean(key) && live.loading, save, clear };
+}
+
+const noNewest = { key: null, of: null } as const;
+
+/**
+ * Of `keys`, the one whose draft holds something and was stored last (null when none): a screen
+ * with a form per choice (voice's categories) opens the one the person was writing in.
+ */
+export function useNewestDraft(keys: readonly string[]): { readonly key: string | null; readonly loading: boolean } {
+  const joined = keys.join('\n');
+  const factory = useCallback(
+    (open: OpenReplica) => {
+      const wanted = joined === '' ? [] : joined.split('\n');
+      return newestDraft$(open, wanted).pipe(map((key) => ({ key, of: joined })));
+    },
+    [joined],
+  );
+  const live = useLive<{ key: string | null; of: string | null }>('files', keys.length > 0 ? factory : null, noNewest, () => false);
+  // Until the answer is for these keys (an earlier list's may still be shown), it is not known.
+  return { key: live.data.key, loading: keys.length > 0 && (live.loading || live.data.of !== joined) };
 }

@@ -15,6 +15,7 @@ import { DiscardDialog, unsentDiscardText } from './discard-dialog';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
 import { useLockedWhenOpened } from './use-locked-when-opened';
 import './comment-thread.css';
+import { commentEditDraftKey, replyDraftKey } from '../data/draft-keys';
 
 export interface CommentThreadProps {
   readonly entryType: EntryKind;
@@ -93,6 +94,7 @@ function CommentItem({
           <ReplyForm
             label="Edit your reply"
             emojis={emojis}
+            draftKey={commentEditDraftKey(comment.id)}
             initial={{ comment: comment.comment, reaction: comment.reaction, existingFiles: comment.files }}
             submitLabel="Save"
             successMessage="Your reply has been updated."
@@ -218,6 +220,7 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
             <ReplyForm
               label="Reply"
               emojis={emojis}
+              draftKey={replyDraftKey(entryType, entry.id)}
               submitLabel="Send reply"
               successMessage="Your reply has been sent."
               onSubmit={(draft) => post(entry.id, draft)}

@@ -5,15 +5,17 @@ import { DrawingSection, JournalWhenSection, SharingSection, VoiceCategorySectio
 import { FileAttach } from './file-attach';
 import { useEntryForm, type EntryFormProps } from './use-entry-form';
 import { groupDigits } from '@/lib/en-gb';
+import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import './entry.css';
 
 export { fieldErrorsOf, type EntryFormProps } from './use-entry-form';
 
 /**
  * The one form for journal and voice entries: words, a drawing, a reaction, the date (journal),
- * attachments, the category (voice) and who can see it, private by default. What the person typed
- * lives only in React state (never in storage) and is never cleared by a failed save; leaving with
- * unsaved words asks first.
+ * attachments, the category (voice) and who can see it, private by default. What the person types is
+ * kept as an encrypted draft on the device while they write (with `draftKey`: the words and choices,
+ * not the drawing or the files) and is never cleared by a failed save; leaving with unsaved words
+ * asks first.
  */
 export function EntryForm(props: EntryFormProps) {
   const form = useEntryForm(props);
@@ -42,6 +44,7 @@ export function EntryForm(props: EntryFormProps) {
           {groupDigits(description.length)} of {groupDigits(entryLimits.descriptionMaxLength)}
         </p>
         {errorText('description')}
+        {form.restoredDraft ? <p className="small-print">{KEPT_DRAFT_NOTE}</p> : null}
       </div>
 
       <DrawingSection form={form} />

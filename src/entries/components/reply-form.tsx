@@ -1,6 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { entryLimits, entryMessages } from '@/contract/entries';
 import type { FieldErrors } from '@/contract/envelope';
+import { useKeptDraft } from '@/data/hooks/use-kept-draft';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useToast } from '@/components/use-toast';
 import { EmojiPicker } from './emoji-picker';
@@ -41,6 +43,11 @@ export interface ReplyFormProps {
   readonly removableFiles?: boolean;
   readonly initial?: { comment?: string | null; reaction?: string | null; existingFiles?: readonly { id: string; name: string; mime: string }[] };
   readonly submitLabel: string;
+  /**
+   * Where the words and the reaction are kept on the device while they are written (see
+   * src/entries/data/draft-keys.ts); without it nothing is kept beyond the screen.
+   */
+  readonly draftKey?: string | null;
   /** The toast after a successful send (not offline). */
   readonly successMessage: string;
   onSubmit(draft: CommentDraft): Promise<WriteResult>;
@@ -50,10 +57,17 @@ export interface ReplyFormProps {
 
 const first = (errors: FieldErrors, field: string): string | undefined => errors[field]?.[0];
 
+/** What a reply's draft keeps: the words and the reaction (not the attached files). */
+interface ReplyDraft {
+  comment: string;
+  reaction: string | null;
+}
+
 /**
  * A reply (or an edit of one's own reply): text, a reaction and attachments. SPEC §5: a comment or a
  * reaction is required; errors show beside their fields. What was typed is kept on any failure.
  * Objectives use it too: no reactions (words required), their own messages, removable files on edit.
+ * With `draftKey`, the words and the reaction are kept on the device as they are written.
  */
 export function ReplyForm({
   label,
@@ -63,6 +77,7 @@ export function ReplyForm({
   removableFiles = false,
   initial,
   submitLabel,
+  draftKey = null,
   successMessage,
   onSubmit,
   onDone,
@@ -77,6 +92,23 @@ export function ReplyForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const existing = (initial?.existingFiles ?? []).filter((file) => !removed.includes(file.id));
+
+  const startComment = initial?.comment ?? '';
+  const startReaction = initial?.reaction ?? null;
+  const kept = useKeptDraft<ReplyDraft>(draftKey, { comment, reaction }, (draft) => draft.comment === startComment && draft.reaction === startReaction);
+  // What was being written before (a reload, a session that expired, a connection that dropped on
+  // a page that needs one) comes back once, into a form nobody has typed in yet.
+  const draftChecked = useRef(false);
+  const [restoredDraft, setRestoredDraft] = useState(false);
+  const restored = kept.restored;
+  useEffect(() => {
+    if (!restored || draftChecked.current) return;
+    draftChecked.current = true;
+    if (comment !== startComment || reaction !== startReaction) return;
+    setComment(restored.comment);
+    setReaction(restored.reaction);
+    setRestoredDraft(true);
+  }, [restored, comment, reaction, startComment, startReaction]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -101,6 +133,8 @@ export function ReplyForm({
       return;
     }
     setErrors({});
+    await kept.settle().catch(() => undefined);
+    setRestoredDraft(false);
     setComment('');
     setReaction(null);
     setFiles([]);
@@ -132,6 +166,7 @@ export function ReplyForm({
             {commentError}
           </p>
         ) : null}
+        {restoredDraft ? <p className="small-print">{KEPT_DRAFT_NOTE}</p> : null}
       </div>
       {emojis ? <EmojiPicker label="How do you feel?" emojis={emojis} value={reaction} onChange={setReaction} error={first(errors, 'reaction')} /> : null}
       <FileAttach

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, ty
 import { useBlocker } from 'react-router-dom';
 import type { EntryKind } from '@/contract/entry-kind';
 import { entryMessages } from '@/contract/entries';
+import { useKeptDraft } from '@/data/hooks/use-kept-draft';
 import type { EntryDraft, WriteResult } from '@/entries/data/types';
 import { useToast } from '../../components/use-toast';
 import type { DrawingCanvasHandle } from './drawing-canvas';
@@ -31,6 +32,26 @@ export interface EntryFormProps {
   onSaved(result: { id: string; queuedOffline: boolean }): void;
   /** Edit: the current drawing as an image URL, shown while it is kept. */
   existingCanvasUrl?: string | null;
+  /**
+   * Where what is typed is kept on the device while it is written (an encrypted draft: see
+   * `useKeptDraft`), e.g. `entry:journal:new`. Without it nothing is kept beyond the screen.
+   */
+  draftKey?: string | null;
+}
+
+/**
+ * What an entry draft keeps: the words and the choices made. Not the drawing or the attached files
+ * (their bytes are large, and leaving with them still asks first).
+ */
+export interface EntryFormDraft {
+  description: string;
+  reaction: string | null;
+  /** Only when the person chose who sees it. */
+  sharing?: { sharedWith: readonly string[]; management: boolean };
+  /** Only when the person changed them. */
+  entryDate?: string;
+  entryTime?: string;
+  categoryId?: string;
 }
 
 type Field = 'description' | 'canvas' | 'reaction' | 'files' | 'entry_date' | 'category_id' | 'shared_with';
@@ -59,7 +80,7 @@ const SAVED_TEXT = 'Your entry is saved.';
 
 /** The state, the leave check and the submit of EntryForm; the form and its sections only render. */
 export function useEntryForm(props: EntryFormProps) {
-  const { kind, initial = {}, staff, emojis, categories = [], surface, submitLabel, onSubmit, onSaved, existingCanvasUrl } = props;
+  const { kind, initial = {}, staff, emojis, categories = [], surface, submitLabel, onSubmit, onSaved, existingCanvasUrl, draftKey = null } = props;
   const id = useId();
   const toast = useToast();
   const formRef = useRef<HTMLFormElement>(null);
@@ -101,6 +122,42 @@ export function useEntryForm(props: EntryFormProps) {
   const saved = useRef(false);
 
   const dirty = description !== (initial.description ?? '') || drawingCount > 0 || files.length > 0;
+
+  const startDate = initial.entryDate ?? start.date;
+  const startTime = initial.entryTime ?? start.time;
+  const kept = useKeptDraft<EntryFormDraft>(
+    draftKey,
+    {
+      description,
+      reaction,
+      ...(sharingTouched ? { sharing: { sharedWith, management } } : {}),
+      ...(entryDate !== startDate ? { entryDate } : {}),
+      ...(entryTime !== startTime ? { entryTime } : {}),
+      ...(categoryId !== (initial.categoryId ?? '') ? { categoryId } : {}),
+    },
+    (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null),
+  );
+  // A draft from before (a reload, a session that expired, a page left) comes back once, into a form
+  // nobody has typed in yet.
+  const draftChecked = useRef(false);
+  const [restoredDraft, setRestoredDraft] = useState(false);
+  const restored = kept.restored;
+  useEffect(() => {
+    if (!restored || draftChecked.current) return;
+    draftChecked.current = true;
+    if (description !== (initial.description ?? '') || reaction !== (initial.reaction ?? null)) return;
+    setRestoredDraft(true);
+    setDescription(restored.description);
+    setReaction(restored.reaction);
+    if (restored.sharing) {
+      setSharingTouched(true);
+      setSharedWith(restored.sharing.sharedWith);
+      setManagement(restored.sharing.management);
+    }
+    if (restored.entryDate) setEntryDate(restored.entryDate);
+    if (restored.entryTime) setEntryTime(restored.entryTime);
+    if (restored.categoryId) setCategoryId(restored.categoryId);
+  }, [restored, description, reaction, initial.description, initial.reaction]);
 
   const blocker = useBlocker(
     useCallback(
@@ -164,6 +221,7 @@ export function useEntryForm(props: EntryFormProps) {
       }
       setErrors({});
       saved.current = true;
+      await kept.settle().catch(() => undefined);
       if (result.queuedOffline) toast.success(entryMessages.offlineRetry);
       else toast.success(SAVED_TEXT);
       onSaved({ id: result.id, queuedOffline: result.queuedOffline });
@@ -180,7 +238,7 @@ export function useEntryForm(props: EntryFormProps) {
       </p>
     ) : null;
 
-  return { id, kind, initial, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
+  return { id, kind, initial, restoredDraft, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
 }
 
 export type EntryFormState = ReturnType<typeof useEntryForm>;

@@ -8,6 +8,7 @@ import type { EntryFile } from '@/contract/entries';
 import { isAnswered, type Answers, type FileAnswer } from '@/contract/forms';
 import { useDocumentFile } from '@/data/documents/use-document-file';
 import { useDraft } from '@/data/hooks/use-draft';
+import { onFlushDrafts } from '@/data/drafts';
 import { documentFile, type DocumentWithState } from '@/data/replica/documents';
 import type { DocumentDoc } from '@/data/replica/types';
 import { useOnlineStatus } from '@/data/use-online-status';
@@ -130,17 +131,19 @@ function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms:
     timer.current = null;
     const answers = answersRef.current;
     const ids = fileIdsIn(answers);
-    void save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) }).then((saved) => {
+    return save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) }).then((saved) => {
       if (!timer.current) setSaving(saved ? 'saved' : 'idle');
     });
   }, [save]);
 
   useEffect(
     () => () => {
-      if (timer.current) persist();
+      if (timer.current) void persist();
     },
     [persist],
   );
+  // The sign-out warning counts drafts: what waits is stored first.
+  useEffect(() => onFlushDrafts(async () => (timer.current ? persist() : undefined)), [persist]);
 
   const files = useFormFiles(
     (file) => {
@@ -160,7 +163,7 @@ function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms:
   const onSubmit = async (answers: Answers) => {
     // The draft is written now, so it is there if the server refuses the answers.
     answersRef.current = answers;
-    persist();
+    void persist();
     const ids = fileIdsIn(answers);
     const result = await submitDocumentForm(
       doc.id,

@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { entryEditDraftKey } from '@/entries/data/draft-keys';
 import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
 import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
@@ -71,6 +72,7 @@ function EditForm({ entry }: { entry: JournalDoc }) {
       ) : null}
       <EntryForm
         kind="journal"
+        draftKey={entryEditDraftKey('journal', entry.id)}
         initial={{
           description: entry.description ?? '',
           reaction: entry.reaction,

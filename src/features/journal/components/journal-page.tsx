@@ -1,5 +1,6 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { newJournalDraftKey } from '@/entries/data/draft-keys';
 import { FirstVisitNote } from '@/entries/components/first-visit-note';
 import { PageHeading } from '@/components/page-heading';
 import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
@@ -42,6 +43,7 @@ export function JournalPage() {
       </nav>
       <EntryForm
         kind="journal"
+        draftKey={newJournalDraftKey}
         staff={staff.data}
         emojis={emojis.data}
         surface={surface}

@@ -10,6 +10,7 @@ import { useTaskLog } from '../hooks/use-task-log';
 import { objectivePath } from '../task-dates';
 import '@/entries/components/comment-thread.css';
 import './objectives.css';
+import { commentEditDraftKey } from '@/entries/data/draft-keys';
 
 const EDIT_MESSAGES = {
   required: taskMessages.commentRequired,
@@ -54,6 +55,7 @@ export function EditObjectiveCommentPage() {
             textLabel={comment.is_review ? 'Your review' : 'Your comment'}
             messages={EDIT_MESSAGES}
             removableFiles
+            draftKey={commentEditDraftKey(comment.id)}
             initial={{ comment: comment.comment, existingFiles: comment.files }}
             submitLabel="Save"
             successMessage="Your comment has been updated."

@@ -16,6 +16,7 @@ import { ObjectiveNotFound } from './objective-not-found';
 import { TaskThread } from './task-thread';
 import '@/entries/components/comment-thread.css';
 import './objectives.css';
+import { replyDraftKey } from '@/entries/data/draft-keys';
 
 export const COMMENT_FORM_MESSAGES = {
   required: taskMessages.commentRequired,
@@ -73,6 +74,7 @@ export function ObjectivePage() {
         <ReplyForm
           label="Add a comment"
           textLabel="Your comment"
+          draftKey={replyDraftKey('task', log.id)}
           messages={COMMENT_FORM_MESSAGES}
           submitLabel="Post comment"
           successMessage="Your comment has been posted."

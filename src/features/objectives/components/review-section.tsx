@@ -2,11 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { FormFill } from '@/components/form-renderer/form-fill';
 import { LoadingText } from '@/components/loading-text';
+import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { useToast } from '@/components/use-toast';
 import type { EntryFile } from '@/contract/entries';
 import { isAnswered, type Answers, type FileAnswer } from '@/contract/forms';
 import { REVIEW_FORM_FIELDS, REVIEW_PHOTOS_FIELD, REVIEW_POINTS, REVIEW_TEXT_FIELD, taskMessages } from '@/contract/tasks';
 import { useDraft } from '@/data/hooks/use-draft';
+import { onFlushDrafts } from '@/data/drafts';
 import type { ThreadComment } from '@/data/replica/task-overlays';
 import type { TaskLogDoc } from '@/data/replica/types';
 import { useOnlineStatus } from '@/data/use-online-status';
@@ -73,7 +75,7 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
     timer.current = null;
     const answers = answersRef.current;
     const ids = new Set(fileIdsOf(answers));
-    void save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) }).then((saved) => {
+    return save({ answers, files: [...filesRef.current.values()].filter((file) => ids.has(file.id)) }).then((saved) => {
       if (!timer.current) setSaving(saved ? 'saved' : 'idle');
     });
   }, [save]);
@@ -87,8 +89,10 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
 
   // Leaving the page keeps what was typed in the last moment too.
   useEffect(() => () => {
-    if (timer.current) persist();
+    if (timer.current) void persist();
   }, [persist]);
+  // The sign-out warning counts drafts: what waits is stored first.
+  useEffect(() => onFlushDrafts(async () => (timer.current ? persist() : undefined)), [persist]);
 
   const files = useLocalFormFiles((file) => {
     filesRef.current.set(file.id, file);
@@ -122,7 +126,7 @@ function ReviewForm({ log }: { log: TaskLogDoc }) {
   return (
     <>
       <p>Tell us how you think it went. You get {REVIEW_POINTS} points for reviewing an objective.</p>
-      {started ? <p className="small-print">We kept what you started writing on this device.</p> : null}
+      {started ? <p className="small-print">{KEPT_DRAFT_NOTE}</p> : null}
       {online ? null : (
         <p className="objective__note" role="status">
           {taskMessages.reviewPointsOffline}

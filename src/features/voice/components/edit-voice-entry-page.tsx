@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { entryEditDraftKey } from '@/entries/data/draft-keys';
 import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
 import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
 import { EmptyState } from '@/components/empty-state';
@@ -44,6 +45,7 @@ export function EditVoiceEntryPage() {
         <EntryForm
           key={doc.id}
           kind="voice"
+          draftKey={entryEditDraftKey('voice', doc.id)}
           initial={{
             description: doc.description ?? '',
             reaction: doc.reaction,

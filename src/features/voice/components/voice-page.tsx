@@ -1,6 +1,7 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { newVoiceDraftKey } from '@/entries/data/draft-keys';
 import { FirstVisitNote } from '@/entries/components/first-visit-note';
 import { HeldRegion } from '@/components/held-region';
 import { LoadingText } from '@/components/loading-text';
@@ -9,6 +10,7 @@ import { messages } from '@/contract/messages';
 import { useAssociatedUsers, useResidentDetails } from '@/data/hooks';
 import { useEmojis, useVoiceCategories } from '@/entries/hooks/use-entries';
 import { useFirstIndexVisit } from '@/data/hooks/use-first-index-visit';
+import { useNewestDraft } from '@/data/hooks/use-draft';
 import type { VoiceCategoryDoc } from '@/data/replica/types';
 import { saveVoiceEntry } from '../actions/save-voice-entry';
 import type { VoiceSuccessState } from '../voice-next-steps';
@@ -31,6 +33,17 @@ export function VoicePage() {
 
   const firstVisit = useFirstIndexVisit('voice');
 
+  // Coming back to something started and not sent (a reload, a session that expired): the form it
+  // was written in opens again, once; choosing something else later keeps each one's words.
+  const newest = useNewestDraft(categories.data.map((category) => newVoiceDraftKey(category.id)));
+  const reopened = useRef(false);
+  useEffect(() => {
+    if (reopened.current || categories.loading || newest.loading) return;
+    reopened.current = true;
+    const started = categories.data.find((category) => newest.key === newVoiceDraftKey(category.id));
+    if (started) setChosen((current) => current ?? started);
+  }, [categories.loading, categories.data, newest.loading, newest.key]);
+
   return (
     <div className="page page--prose">
       <PageHeading>Your voice</PageHeading>
@@ -46,7 +59,9 @@ export function VoicePage() {
             </button>
           </p>
           <EntryForm
+            key={chosen.id}
             kind="voice"
+            draftKey={newVoiceDraftKey(chosen.id)}
             initial={{ categoryId: chosen.id, sharedWith: defaultSharedWith, sharedWithManagement: true }}
             staff={staff}
             emojis={emojis}

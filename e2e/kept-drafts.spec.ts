@@ -1,0 +1,49 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signInAsJamie, submitLogin } from './support/sign-in';
+
+/**
+ * What a young person is writing is kept on the device (an encrypted draft in the replica) while
+ * they write: it survives a reload, and signing out first says it would be deleted.
+ */
+const WORDS = 'I started writing this on the bus and did not finish';
+const KEPT = 'We kept what you started writing on this device.';
+
+/** Logout from wherever this window size keeps it (the bar on wide screens, the menu on phones). */
+async function pressLogout(page: Page): Promise<void> {
+  const main = page.getByRole('navigation', { name: 'Main' });
+  const barLogout = main.getByRole('button', { name: 'Logout' });
+  if (await barLogout.isVisible()) await barLogout.click();
+  else {
+    await main.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Logout' }).click();
+  }
+}
+
+test('words being written survive a reload; signing out warns, and deleting them really deletes them', async ({ page }) => {
+  await signInAsJamie(page);
+  await page.goto('/journal');
+  const words = page.getByLabel('What’s on your mind?');
+  await words.fill(WORDS);
+
+  // The warning stores what waited and counts it: the words are on the device now.
+  await pressLogout(page);
+  const warning = page.getByRole('dialog', { name: 'You have 1 thing that has not been sent yet' });
+  await expect(warning).toBeVisible();
+  await expect(warning.getByText('You started writing and did not send. Signing out deletes everything Hearth keeps on this device.')).toBeVisible();
+  await expect(warning.getByRole('button', { name: 'Wait for them to send' })).toHaveCount(0);
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(words).toHaveValue(WORDS);
+
+  await page.reload();
+  await expect(page.getByText(KEPT)).toBeVisible();
+  await expect(page.getByLabel('What’s on your mind?')).toHaveValue(WORDS);
+
+  await pressLogout(page);
+  await page.getByRole('dialog', { name: 'You have 1 thing that has not been sent yet' }).getByRole('button', { name: 'Sign out and delete them' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await submitLogin(page, 'jamie');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/journal');
+  await expect(page.getByLabel('What’s on your mind?')).toHaveValue('');
+  await expect(page.getByText(KEPT)).toHaveCount(0);
+});

@@ -1,0 +1,103 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { onFlushDrafts } from '../drafts';
+import { useDraft } from './use-draft';
+
+/** A draft is stored this long after the last change (one write per pause, not per key press). */
+export const KEEP_AFTER_MS = 400;
+
+export interface KeptDraft<T> {
+  /** The draft stored before the form opened: null when none, undefined while the replica opens. */
+  readonly restored: T | null | undefined;
+  /** What the form holds was sent (or queued): the draft is forgotten and this value is not kept again. */
+  settle(): Promise<void>;
+}
+
+/**
+ * Keeps what a person is writing in a form as an encrypted draft in the replica (src/data/drafts.ts)
+ * while they write: stored a moment after each change, at once when the form closes, when the page
+ * is hidden (a phone switching apps, a tab closed) and before the sign-out warning counts drafts.
+ * So the words survive a reload, a crash, a session that expires (the guard drops the form; the
+ * same person's replica keeps the draft) and a connection that drops on a page that needs one.
+ *
+ * `value` is what the form holds now (JSON); `unchanged(value)` says there is nothing to keep (the
+ * form as it opened), and then a stored draft is removed. The form applies `restored` itself, once,
+ * if nothing was typed before it arrived. `key` null keeps nothing.
+ */
+export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value: T) => boolean): KeptDraft<T> {
+  const draft = useDraft<T>(key);
+  const { save, clear } = draft;
+  const [restored, setRestored] = useState<T | null | undefined>(key ? undefined : null);
+  if (restored === undefined && !draft.loading) setRestored(draft.value);
+
+  const latest = useRef({ value, unchanged });
+  latest.current = { value, unchanged };
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** A draft of this form is stored (restored, or saved since): an unchanged form removes it. */
+  const stored = useRef(false);
+  useEffect(() => {
+    if (restored) stored.current = true;
+  }, [restored]);
+  /** The value that was sent: not kept again until it changes. */
+  const settled = useRef<string | null>(null);
+  /** A change not stored yet (also one made before the stored draft was known: the replica opening). */
+  const unstored = useRef(false);
+  const text = JSON.stringify(value);
+
+  const store = useCallback((): Promise<unknown> => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    unstored.current = false;
+    const { value: now, unchanged: isUnchanged } = latest.current;
+    if (isUnchanged(now)) {
+      if (!stored.current) return Promise.resolve();
+      stored.current = false;
+      return clear();
+    }
+    stored.current = true;
+    return save(now);
+  }, [save, clear]);
+
+  const flush = useCallback((): Promise<unknown> => (unstored.current ? store() : Promise.resolve()), [store]);
+
+  useEffect(() => {
+    if (!key) return;
+    if (settled.current !== null) {
+      if (settled.current === text) return;
+      settled.current = null;
+    }
+    unstored.current = true;
+    // Until the stored draft is known, the pause does not start (an empty form must not remove it);
+    // a flush meanwhile (signing out, the page hidden) stores what was typed.
+    if (restored === undefined) return;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void store().catch(() => undefined), KEEP_AFTER_MS);
+  }, [key, restored, text, store]);
+
+  useEffect(() => {
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') void flush().catch(() => undefined);
+    };
+    const leaving = () => void flush().catch(() => undefined);
+    document.addEventListener('visibilitychange', hidden);
+    window.addEventListener('pagehide', leaving);
+    const unregister = onFlushDrafts(flush);
+    return () => {
+      document.removeEventListener('visibilitychange', hidden);
+      window.removeEventListener('pagehide', leaving);
+      unregister();
+      // The form closes (left, or dropped by a guard): what waited is stored now.
+      void flush().catch(() => undefined);
+    };
+  }, [flush]);
+
+  const settle = useCallback(async () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    unstored.current = false;
+    settled.current = JSON.stringify(latest.current.value);
+    stored.current = false;
+    await clear();
+  }, [clear]);
+
+  return { restored, settle };
+}

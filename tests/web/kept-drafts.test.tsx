@@ -1,0 +1,155 @@
+/**
+ * What a young person is writing survives a reload, a session that expires and the sign-out
+ * warning (src/data/hooks/use-kept-draft.ts in the entry and reply forms). The drafts live in a
+ * map here (./support/fake-drafts.ts); their encrypted store has its own tests (tests/data/drafts.test.ts).
+ */
+import { act, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
+import { draftHasContent, flushDrafts } from '@/data/drafts';
+import { clearSession, setAccount } from '@/data/session-store';
+import { newJournalDraftKey, newVoiceDraftKey, replyDraftKey } from '@/entries/data/draft-keys';
+import { waitUntil } from '../support/wait';
+import { makeAccount } from './support/account';
+import { CATEGORY, categories, emojis, STAFF, voiceEntry } from './support/entry-fixtures';
+import { fakeDrafts } from './support/fake-drafts';
+import { fakeFetch } from './support/fake-fetch';
+import { fakeReplica } from './support/fake-replica';
+import { renderApp } from './support/render-app';
+
+vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-drafts')).draftHooks);
+vi.mock('@/entries/hooks/use-entries', async () => (await import('./support/fake-replica')).entryHooks);
+vi.mock('@/entries/hooks/use-comments', async () => ({ useComments: (await import('./support/fake-replica')).entryHooks.useComments }));
+vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: () => ({ data: [STAFF], loading: false }) }));
+vi.mock('@/data/hooks/use-resident-details', () => ({ useResidentDetails: () => ({ data: { key_worker: STAFF }, loading: false }) }));
+vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null }));
+vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
+// The sign-out warning's count: the outbox is empty here, so what it counts is the drafts (stored first).
+vi.mock('@/data/unsent-on-device', () => ({
+  countUnsentOnDevice: async () => {
+    const { flushDrafts: flush, draftHasContent: holds } = await import('@/data/drafts');
+    const { fakeDrafts: kept } = await import('./support/fake-drafts');
+    await flush();
+    const drafts = [...kept.map.values()].filter((entry) => holds(entry.value)).length;
+    return { pending: 0, held: 0, failed: 0, notQueued: 0, drafts };
+  },
+}));
+const actions = vi.hoisted(() => ({ saveJournal: vi.fn(), saveVoice: vi.fn(), postVoice: vi.fn() }));
+vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: actions.saveJournal }));
+vi.mock('@/features/voice/actions/save-voice-entry', () => ({ saveVoiceEntry: actions.saveVoice }));
+vi.mock('@/features/voice/actions/post-voice-comment', () => ({ postVoiceComment: actions.postVoice }));
+
+const WORDS = 'Today was hard and I want to write it down';
+const ENTRY = voiceEntry();
+
+beforeEach(() => {
+  if (typeof globalThis.CSS?.escape !== 'function') {
+    Object.assign((globalThis.CSS ??= {} as typeof CSS), { escape: (value: string) => value.replace(/([^\w-])/g, '\\$1') });
+  }
+  fakeDrafts.reset();
+  for (const action of Object.values(actions)) action.mockReset().mockResolvedValue({ ok: true, id: 'e0000000-0000-4000-8000-000000000099', queuedOffline: false });
+  fakeReplica.reset();
+  fakeReplica.set({ voiceEntries: [ENTRY], categories: categories(), emojis: emojis(), comments: [] });
+  fakeFetch();
+  setAccount(makeAccount());
+});
+
+const kept = (key: string) => fakeDrafts.get(key) as { description?: string; comment?: string; reaction?: string | null } | null;
+const journalBox = () => screen.findByLabelText('What’s on your mind?') as Promise<HTMLTextAreaElement>;
+
+describe('the journal: what is being written is kept on the device', () => {
+  it('comes back after a reload, with a note saying so; saving the entry forgets it', async () => {
+    const first = renderApp('/journal');
+    await first.user.type(await journalBox(), WORDS);
+    await waitUntil(() => kept(newJournalDraftKey)?.description === WORDS);
+    first.unmount();
+
+    const again = renderApp('/journal');
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    expect((await journalBox()).value).toBe(WORDS);
+    await again.user.click(screen.getByRole('button', { name: 'Save entry' }));
+    await waitUntil(() => actions.saveJournal.mock.calls.length === 1 && fakeDrafts.get(newJournalDraftKey) === null);
+    expect(actions.saveJournal.mock.calls[0]![0]).toMatchObject({ description: WORDS });
+  });
+
+  it('the last words typed are kept when the form closes before the pause ends', async () => {
+    const view = renderApp('/journal');
+    await view.user.type(await journalBox(), WORDS);
+    view.unmount();
+    expect(kept(newJournalDraftKey)?.description).toBe(WORDS);
+  });
+
+  it('a form emptied again keeps nothing, and nothing is said about a draft', async () => {
+    const view = renderApp('/journal');
+    const box = await journalBox();
+    await view.user.type(box, WORDS);
+    await waitUntil(() => kept(newJournalDraftKey)?.description === WORDS);
+    await view.user.clear(box);
+    await waitUntil(() => fakeDrafts.get(newJournalDraftKey) === null);
+    view.unmount();
+    renderApp('/journal');
+    expect((await journalBox()).value).toBe('');
+    expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('voice: a session that expires while writing', () => {
+  it('drops the form; after signing in again the category written in opens with the words', async () => {
+    const { user, router } = renderApp('/voice');
+    await user.click(await screen.findByRole('button', { name: /Raise a concern/ }));
+    await user.type(screen.getByLabelText('What would you like to say?'), WORDS);
+    await waitUntil(() => kept(newVoiceDraftKey(CATEGORY.concern))?.description === WORDS);
+
+    act(() => clearSession());
+    await waitUntil(() => screen.queryByLabelText('What would you like to say?') === null);
+    await act(async () => {
+      setAccount(makeAccount());
+      await router.navigate('/voice');
+    });
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    expect((screen.getByLabelText('What would you like to say?') as HTMLTextAreaElement).value).toBe(WORDS);
+    expect(screen.getByRole('heading', { level: 2, name: 'Raise a concern' })).toBeTruthy();
+  });
+});
+
+describe('a reply in a conversation', () => {
+  const replyBox = async () => within(await screen.findByRole('form', { name: 'Reply' })).getByLabelText('Your message') as HTMLTextAreaElement;
+
+  it('comes back after a reload; a sent reply forgets it and leaves the form empty', async () => {
+    const first = renderApp(`/voice/comments/${ENTRY.id}`);
+    await first.user.type(await replyBox(), WORDS);
+    await waitUntil(() => kept(replyDraftKey('voice', ENTRY.id))?.comment === WORDS);
+    first.unmount();
+
+    const again = renderApp(`/voice/comments/${ENTRY.id}`);
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    expect((await replyBox()).value).toBe(WORDS);
+    await again.user.click(screen.getByRole('button', { name: 'Send reply' }));
+    await waitUntil(async () => actions.postVoice.mock.calls.length === 1 && (await replyBox()).value === '');
+    await waitUntil(() => fakeDrafts.get(replyDraftKey('voice', ENTRY.id)) === null);
+    expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('signing out with words just typed', () => {
+  it('warns first (the words are stored before counting), and Cancel goes back to them', async () => {
+    const { user } = renderApp('/journal');
+    await user.type(await journalBox(), WORDS);
+    await user.click(screen.getAllByRole('button', { name: 'Logout' })[0]!);
+    const dialog = await screen.findByRole('dialog', { name: 'You have 1 thing that has not been sent yet' });
+    expect(within(dialog).getByText(/^You started writing and did not send\./)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((await journalBox()).value).toBe(WORDS);
+    expect(draftHasContent(fakeDrafts.get(newJournalDraftKey))).toBe(true);
+    await flushDrafts();
+  });
+
+  it('words typed while the replica was still opening are stored and counted too', async () => {
+    fakeDrafts.opening = true;
+    const { user } = renderApp('/journal');
+    await user.type(await journalBox(), WORDS);
+    await user.click(screen.getAllByRole('button', { name: 'Logout' })[0]!);
+    expect(await screen.findByRole('dialog', { name: 'You have 1 thing that has not been sent yet' })).toBeTruthy();
+    expect(kept(newJournalDraftKey)?.description).toBe(WORDS);
+  });
+});
