@@ -43,7 +43,10 @@ test('words being written survive a reload; signing out warns, and deleting them
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await submitLogin(page, 'jamie');
   await expect(page).toHaveURL(/\/dashboard$/);
+  // Once the replica is open and read (the first pull is in), a draft would have come back by now.
+  await expect(page.locator('section[aria-labelledby="roster-title"][aria-busy="false"]')).toBeVisible();
   await page.goto('/journal');
+  await expect(page.getByText('Only you will see this entry.')).toBeVisible();
   await expect(page.getByLabel('What’s on your mind?')).toHaveValue('');
   await expect(page.getByText(KEPT)).toHaveCount(0);
 });

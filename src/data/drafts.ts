@@ -14,9 +14,14 @@ export const draftId = (key: string): string => `draft:${key}`;
 
 const REPLICA_WAIT_MS = 10_000;
 
-/** The signed-in person's replica (waiting a moment for it just after a page load), or null. */
+/**
+ * The signed-in person's replica (waiting a moment for it just after a page load), or null. Signed
+ * out, only the replica still open: a form dropped as its session ends stores into that one (the
+ * same person's, kept when a session expires, wiped at sign-out), never into one opened later,
+ * which is the next sign-in's (a draft "deleted" at sign-out came back in the next session).
+ */
 async function replica(): Promise<OpenReplica | null> {
-  const open = getReplica() ?? (await whenReplicaOpenWithin(REPLICA_WAIT_MS));
+  const open = getReplica() ?? (getSessionStub() ? await whenReplicaOpenWithin(REPLICA_WAIT_MS) : null);
   const signedIn = getSessionStub()?.user_id ?? null;
   if (!open || open.db.closed || (signedIn && open.identity.userId !== signedIn)) return null;
   return open;

@@ -5,7 +5,7 @@
  */
 import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { countDrafts, draftHasContent, newestDraft$, onFlushDrafts, saveDraft } from '@/data/drafts';
+import { countDrafts, draftHasContent, newestDraft$, onFlushDrafts, readDraft, saveDraft } from '@/data/drafts';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { countUnsentOnDevice } from '@/data/unsent-on-device';
@@ -16,11 +16,13 @@ import { waitUntil } from '../support/wait';
 
 const replica: ReplicaOptions = { ...fakeIdb, multiInstance: false, key: randomKey(), replicate: false };
 let open: OpenReplica;
+let site: string;
 
 beforeEach(async () => {
   vi.stubGlobal('navigator', { onLine: false });
   freshStore();
-  open = await openReplicaForAccount(account, uniqueName('site'), replica);
+  site = uniqueName('site');
+  open = await openReplicaForAccount(account, site, replica);
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -49,6 +51,14 @@ describe('the sign-out warning counts drafts', () => {
 });
 
 describe('drafts', () => {
+  it('signed out with no replica open, a form closing stores nothing, not even into the next one to open', async () => {
+    await closeReplica();
+    const saving = saveDraft('entry:journal:new', { description: 'typed as the session ended', reaction: null });
+    open = await openReplicaForAccount(account, site, replica);
+    expect(await saving).toBe(false);
+    expect(await readDraft('entry:journal:new')).toBeNull();
+  });
+
   it('hold something when they hold words, a number, a yes or a list with any of those', () => {
     expect([{ a: ' x ' }, { n: 0 }, { b: true }, [[null, 'y']], { deep: { list: [{ t: 'z' }] } }].map(draftHasContent)).toEqual([true, true, true, true, true]);
     expect([{ a: '  ' }, { b: false }, { n: null }, [], {}, { list: [{ t: '' }] }, null].map(draftHasContent)).toEqual([false, false, false, false, false, false, false]);

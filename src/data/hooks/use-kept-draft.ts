@@ -42,6 +42,9 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
   /** A change not stored yet (also one made before the stored draft was known: the replica opening). */
   const unstored = useRef(false);
   const text = JSON.stringify(value);
+  /** The form as it opened: until it changes, closing it stores (or removes) nothing. */
+  const opened = useRef(text);
+  const changed = useRef(false);
 
   const store = useCallback((): Promise<unknown> => {
     if (timer.current) clearTimeout(timer.current);
@@ -61,6 +64,11 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
 
   useEffect(() => {
     if (!key) return;
+    // A form dropped before it showed a restored draft must not remove that draft.
+    if (!changed.current) {
+      if (text === opened.current) return;
+      changed.current = true;
+    }
     if (settled.current !== null) {
       if (settled.current === text) return;
       settled.current = null;
