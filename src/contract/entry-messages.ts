@@ -39,6 +39,8 @@ export const entryMessages = {
   updateFailed: 'There was an error updating your entry',
   replyFailed: 'Failed to post reply.',
   offlineRetry: 'You are offline, we will retry posting your entry when back online.',
+  /** SPEC §8's journal offline message ("posting ...") for a reply: it is not an entry. */
+  replyOfflineRetry: 'You are offline, we will retry posting your reply when back online.',
   commentRequired: 'Comment is required',
   reactionRequired: 'Reaction is required',
   /** Staff closed the conversation (locked_at set): the entry and its thread are read-only. */

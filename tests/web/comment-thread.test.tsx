@@ -172,7 +172,7 @@ describe('comment thread', () => {
     const form = await screen.findByRole('form', { name: 'Reply' });
     await user.type(within(form).getByLabelText('Your message'), 'On the trip');
     await user.click(within(form).getByRole('button', { name: 'Send reply' }));
-    expect(await screen.findByText(entryMessages.offlineRetry)).toBeTruthy();
+    expect(await screen.findByText('You are offline, we will retry posting your reply when back online.')).toBeTruthy();
   });
 
   it('a closed conversation: the comments stay, a short note replaces the reply form and the edit controls', async () => {

@@ -27,7 +27,7 @@ export interface ReplyFormMessages {
 const ENTRY_REPLY_MESSAGES: ReplyFormMessages = {
   required: entryMessages.commentRequired,
   failed: entryMessages.replyFailed,
-  offline: entryMessages.offlineRetry,
+  offline: entryMessages.replyOfflineRetry,
 };
 
 export interface ReplyFormProps {
