@@ -14,10 +14,9 @@ vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-draf
 const KEY = 'entry:journal:new';
 const unchanged = (words: string) => words === '';
 
-function Form({ words, onRestored }: { words: string; onRestored?: (value: string | null | undefined) => void }) {
-  const kept = useKeptDraft(KEY, words, unchanged);
-  onRestored?.(kept.restored);
-  return null;
+function Form({ words, restore = () => undefined }: { words: string; restore?: (draft: string) => void }) {
+  const kept = useKeptDraft(KEY, words, unchanged, restore);
+  return kept.restored ? <p>restored</p> : null;
 }
 
 beforeEach(() => fakeDrafts.reset());
@@ -46,13 +45,28 @@ describe('useKeptDraft', () => {
     view.unmount();
   });
 
-  it('tells the form what was stored before it opened, once', () => {
+  it('hands the form what was stored before it opened, once, and says it is showing it', () => {
     fakeDrafts.set(KEY, 'kept');
-    const seen: (string | null | undefined)[] = [];
-    const view = render(<Form words="" onRestored={(value) => seen.push(value)} />);
+    const restore = vi.fn();
+    const view = render(<Form words="" restore={restore} />);
+    expect(restore.mock.calls).toEqual([['kept']]);
+    expect(view.queryByText('restored')).toBeTruthy();
     fakeDrafts.set(KEY, 'stored since');
-    view.rerender(<Form words="kept" onRestored={(value) => seen.push(value)} />);
-    expect(new Set(seen.filter((value) => value !== undefined))).toEqual(new Set(['kept']));
+    view.rerender(<Form words="kept" restore={restore} />);
+    expect(restore).toHaveBeenCalledOnce();
+    view.unmount();
+  });
+
+  it('words typed before the stored draft was known are never replaced by it', () => {
+    fakeDrafts.set(KEY, 'old words');
+    fakeDrafts.opening = true;
+    const restore = vi.fn();
+    const view = render(<Form words="" restore={restore} />);
+    view.rerender(<Form words="new words" restore={restore} />);
+    fakeDrafts.opening = false;
+    view.rerender(<Form words="new words" restore={restore} />);
+    expect(restore).not.toHaveBeenCalled();
+    expect(view.queryByText('restored')).toBeNull();
     view.unmount();
   });
 });

@@ -5,9 +5,9 @@ import { useDraft } from './use-draft';
 /** A draft is stored this long after the last change (one write per pause, not per key press). */
 export const KEEP_AFTER_MS = 400;
 
-export interface KeptDraft<T> {
-  /** The draft stored before the form opened: null when none, undefined while the replica opens. */
-  readonly restored: T | null | undefined;
+export interface KeptDraft {
+  /** The form is showing a draft from before (say so: "We kept what you started writing…"). */
+  readonly restored: boolean;
   /** What the form holds was sent (or queued): the draft is forgotten and this value is not kept again. */
   settle(): Promise<void>;
 }
@@ -20,22 +20,30 @@ export interface KeptDraft<T> {
  * same person's replica keeps the draft) and a connection that drops on a page that needs one.
  *
  * `value` is what the form holds now (JSON); `unchanged(value)` says there is nothing to keep (the
- * form as it opened), and then a stored draft is removed. The form applies `restored` itself, once,
- * if nothing was typed before it arrived. `key` null keeps nothing.
+ * form as it opened), and then a stored draft is removed. A draft stored before the form opened is
+ * handed to `restore` once, when it is known, if nothing was typed meanwhile: a person's words are
+ * never replaced. `key` null keeps nothing.
  */
-export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value: T) => boolean): KeptDraft<T> {
+export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value: T) => boolean, restore: (draft: T) => void): KeptDraft {
   const draft = useDraft<T>(key);
   const { save, clear } = draft;
+  /** The draft stored before the form opened: null when none, undefined while the replica opens. */
   const [restored, setRestored] = useState<T | null | undefined>(key ? undefined : null);
   if (restored === undefined && !draft.loading) setRestored(draft.value);
 
-  const latest = useRef({ value, unchanged });
-  latest.current = { value, unchanged };
+  const latest = useRef({ value, unchanged, restore });
+  latest.current = { value, unchanged, restore };
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** A draft of this form is stored (restored, or saved since): an unchanged form removes it. */
   const stored = useRef(false);
+  const [shown, setShown] = useState(false);
   useEffect(() => {
-    if (restored) stored.current = true;
+    if (!restored) return;
+    stored.current = true;
+    const { value: now, unchanged: isUnchanged, restore: apply } = latest.current;
+    if (!isUnchanged(now)) return;
+    apply(restored);
+    setShown(true);
   }, [restored]);
   /** The value that was sent: not kept again until it changes. */
   const settled = useRef<string | null>(null);
@@ -104,8 +112,9 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
     unstored.current = false;
     settled.current = JSON.stringify(latest.current.value);
     stored.current = false;
+    setShown(false);
     await clear();
   }, [clear]);
 
-  return { restored, settle };
+  return { restored: shown, settle };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { entryLimits, entryMessages } from '@/contract/entries';
 import type { FieldErrors } from '@/contract/envelope';
@@ -95,20 +95,17 @@ export function ReplyForm({
 
   const startComment = initial?.comment ?? '';
   const startReaction = initial?.reaction ?? null;
-  const kept = useKeptDraft<ReplyDraft>(draftKey, { comment, reaction }, (draft) => draft.comment === startComment && draft.reaction === startReaction);
   // What was being written before (a reload, a session that expired, a connection that dropped on
   // a page that needs one) comes back once, into a form nobody has typed in yet.
-  const draftChecked = useRef(false);
-  const [restoredDraft, setRestoredDraft] = useState(false);
-  const restored = kept.restored;
-  useEffect(() => {
-    if (!restored || draftChecked.current) return;
-    draftChecked.current = true;
-    if (comment !== startComment || reaction !== startReaction) return;
-    setComment(restored.comment);
-    setReaction(restored.reaction);
-    setRestoredDraft(true);
-  }, [restored, comment, reaction, startComment, startReaction]);
+  const kept = useKeptDraft<ReplyDraft>(
+    draftKey,
+    { comment, reaction },
+    (draft) => draft.comment === startComment && draft.reaction === startReaction,
+    (draft) => {
+      setComment(draft.comment);
+      setReaction(draft.reaction);
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -134,7 +131,6 @@ export function ReplyForm({
     }
     setErrors({});
     await kept.settle().catch(() => undefined);
-    setRestoredDraft(false);
     setComment('');
     setReaction(null);
     setFiles([]);
@@ -166,7 +162,7 @@ export function ReplyForm({
             {commentError}
           </p>
         ) : null}
-        {restoredDraft ? <p className="small-print">{KEPT_DRAFT_NOTE}</p> : null}
+        {kept.restored ? <p className="small-print">{KEPT_DRAFT_NOTE}</p> : null}
       </div>
       {emojis ? <EmojiPicker label="How do you feel?" emojis={emojis} value={reaction} onChange={setReaction} error={first(errors, 'reaction')} /> : null}
       <FileAttach

@@ -125,6 +125,8 @@ export function useEntryForm(props: EntryFormProps) {
 
   const startDate = initial.entryDate ?? start.date;
   const startTime = initial.entryTime ?? start.time;
+  // A draft from before (a reload, a session that expired, a page left) comes back once, into a form
+  // nobody has typed in yet.
   const kept = useKeptDraft<EntryFormDraft>(
     draftKey,
     {
@@ -136,28 +138,19 @@ export function useEntryForm(props: EntryFormProps) {
       ...(categoryId !== (initial.categoryId ?? '') ? { categoryId } : {}),
     },
     (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null),
+    (draft) => {
+      setDescription(draft.description);
+      setReaction(draft.reaction);
+      if (draft.sharing) {
+        setSharingTouched(true);
+        setSharedWith(draft.sharing.sharedWith);
+        setManagement(draft.sharing.management);
+      }
+      if (draft.entryDate) setEntryDate(draft.entryDate);
+      if (draft.entryTime) setEntryTime(draft.entryTime);
+      if (draft.categoryId) setCategoryId(draft.categoryId);
+    },
   );
-  // A draft from before (a reload, a session that expired, a page left) comes back once, into a form
-  // nobody has typed in yet.
-  const draftChecked = useRef(false);
-  const [restoredDraft, setRestoredDraft] = useState(false);
-  const restored = kept.restored;
-  useEffect(() => {
-    if (!restored || draftChecked.current) return;
-    draftChecked.current = true;
-    if (description !== (initial.description ?? '') || reaction !== (initial.reaction ?? null)) return;
-    setRestoredDraft(true);
-    setDescription(restored.description);
-    setReaction(restored.reaction);
-    if (restored.sharing) {
-      setSharingTouched(true);
-      setSharedWith(restored.sharing.sharedWith);
-      setManagement(restored.sharing.management);
-    }
-    if (restored.entryDate) setEntryDate(restored.entryDate);
-    if (restored.entryTime) setEntryTime(restored.entryTime);
-    if (restored.categoryId) setCategoryId(restored.categoryId);
-  }, [restored, description, reaction, initial.description, initial.reaction]);
 
   const blocker = useBlocker(
     useCallback(
@@ -238,7 +231,7 @@ export function useEntryForm(props: EntryFormProps) {
       </p>
     ) : null;
 
-  return { id, kind, initial, restoredDraft, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
+  return { id, kind, initial, restoredDraft: kept.restored, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
 }
 
 export type EntryFormState = ReturnType<typeof useEntryForm>;
