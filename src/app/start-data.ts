@@ -11,7 +11,8 @@
  *    deliveries the replica re-syncs their topics (409s are retried by the replayer). This side
  *    (src/app/start-outbox-side.ts, with step 6's outbox) is loaded once someone is signed in, and
  *    always before their replica opens: the login screen's JavaScript stays without it (issue 13);
- * 4. the one ordered list of logout wipe steps (logoutSteps below);
+ * 4. the one ordered list of logout wipe steps (logoutSteps below), and a wipe a page did not finish
+ *    (closed while it ran) is finished at the next start, before any replica opens;
  * 5. the replica follows the session: opened at sign-in and at a start with a stored session,
  *    closed at sign-out, its replication stopped on expiry; at such a start the account is also
  *    asked for again once online (the stored copy is only as new as the last sign-in);
@@ -32,7 +33,7 @@ import { refreshAccountAtStart } from '@/data/refresh-account';
 import { followSession } from '@/data/replica/follow-session';
 import type { ReplicaOptions } from '@/data/replica/lifecycle';
 import { clearSession, getSessionStub, onSessionChange } from '@/data/session-store';
-import { installWipeSteps, type WipeStep } from '@/data/sign-out';
+import { finishPendingWipes, installWipeSteps, type WipeStep } from '@/data/sign-out';
 import {
   deletePersonalCachesStep,
   destroyDataKeyStep,
@@ -133,7 +134,16 @@ export function startData(options: StartDataOptions = {}): () => void {
 
   stops.push(installWipeSteps(options.wipeSteps ?? logoutSteps(replica === false ? {} : replica)));
 
-  if (replica !== false) stops.push(followSession(replica, wireOutbox));
+  // A sign-out's wipe that a page did not finish is finished first: now, and before any replica
+  // opens (the same person signing in again must not find what they deleted).
+  if (replica !== false) {
+    void finishPendingWipes();
+    const opening = () => {
+      const stub = getSessionStub();
+      return stub ? { userId: stub.user_id, site: stub.site } : null;
+    };
+    stops.push(followSession(replica, () => finishPendingWipes(opening()).then(wireOutbox)));
+  }
   if (options.refreshAccount ?? options.shell !== false) stops.push(refreshAccountAtStart());
 
   options.startServiceWorker?.();

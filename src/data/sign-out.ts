@@ -65,13 +65,80 @@ export async function endServerSession(): Promise<void> {
 export function clearLocalSession(): Promise<unknown[]> {
   const stub = getSessionStub();
   const context: WipeContext = { userId: stub?.user_id ?? null, site: stub?.site ?? null };
+  // Noted before anything goes: a page closed, reloaded or sent elsewhere while the wipe runs (the
+  // login screen shows at once) finishes it at its next start (finishPendingWipes).
+  if (context.userId) notePendingWipe(context);
   clearSession();
   clearMfaChallenge();
   for (const key of personalKeys) local.remove(key);
   forgetHeldLayout(); // the shape of their screens (not in SPEC §9: issue 13's layout memory)
-  const wiping = wipeLocalData(context);
+  const wiping = wipeTracked(context);
   wiping.catch(() => undefined);
   return wiping;
+}
+
+/** Sign-out wipes begun and not known to have finished (their person and site). */
+const PENDING_WIPES_KEY = 'hearth.pendingWipes';
+const sameContext = (a: WipeContext, b: WipeContext): boolean => a.userId === b.userId && a.site === b.site;
+
+function pendingWipes(): WipeContext[] {
+  const stored = local.read(PENDING_WIPES_KEY);
+  if (!Array.isArray(stored)) return [];
+  return stored.filter((c): c is WipeContext => typeof c === 'object' && c !== null && typeof (c as WipeContext).userId === 'string');
+}
+
+function notePendingWipe(context: WipeContext): void {
+  local.write(PENDING_WIPES_KEY, [...pendingWipes().filter((c) => !sameContext(c, context)), context]);
+}
+
+function forgetPendingWipe(context: WipeContext): void {
+  const left = pendingWipes().filter((c) => !sameContext(c, context));
+  if (left.length > 0) local.write(PENDING_WIPES_KEY, left);
+  else local.remove(PENDING_WIPES_KEY);
+}
+
+/** This page's wipes in progress, by person: a sign-in waits for them (finishPendingWipes). */
+const inFlight = new Map<string, Promise<unknown[]>>();
+const contextKey = (context: WipeContext): string => JSON.stringify([context.site, context.userId]);
+
+/** Runs the wipe (or joins the one running); once every step succeeded, it is no longer pending. */
+function wipeTracked(context: WipeContext): Promise<unknown[]> {
+  const key = contextKey(context);
+  const running = inFlight.get(key);
+  if (running) return running;
+  const run = wipeLocalData(context)
+    .then((errors) => {
+      if (errors.length === 0) forgetPendingWipe(context);
+      return errors;
+    })
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, run);
+  return run;
+}
+
+/**
+ * How long an opening waits for a wipe: a step can hang (another tab keeps the database open, and
+ * its deletion is blocked); the wipe stays pending and runs again at the next start.
+ */
+export const WIPE_WAIT_MS = 10_000;
+
+/**
+ * Before a replica opens (and at a start): finishes every sign-out wipe a page began and did not
+ * finish (closed, reloaded or sent elsewhere while it ran; or a step that failed), joining those
+ * still running in this page. A step that fails again leaves its wipe pending for the next start,
+ * except the wipe of the person signing in (`opening`): it runs once more and is then forgotten,
+ * so no later start wipes what they write in this new session.
+ */
+export async function finishPendingWipes(opening: WipeContext | null = null): Promise<void> {
+  for (const context of pendingWipes()) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, WIPE_WAIT_MS);
+    });
+    await Promise.race([wipeTracked(context).catch(() => undefined), cap]);
+    clearTimeout(timer);
+    if (opening && sameContext(context, opening)) forgetPendingWipe(context);
+  }
 }
 
 /**

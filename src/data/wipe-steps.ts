@@ -7,7 +7,7 @@
  * what was pulled ahead): the composition root installs this list at every start, also on the login
  * screen, whose entry chunk stays free of them (issue 13).
  */
-import { currentOwner, keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from './owner';
+import { currentOwner, getActiveOwner, keyDatabaseFor, ownerIdFor, rememberOwner, setActiveOwner } from './owner';
 import type { ReplicaOptions } from './replica/lifecycle';
 import type { WipeContext, WipeStep } from './sign-out';
 
@@ -82,7 +82,11 @@ export const destroyDataKeyStep: WipeStep = {
 /** Nobody is this device's active owner any more: the worker replays for no one. */
 export const forgetActiveOwnerStep: WipeStep = {
   name: 'active owner',
-  async run() {
+  async run(context) {
+    // A wipe finished at a later start (src/data/sign-out.ts): whoever signed in since keeps theirs.
+    const owner = context.userId ? await ownerIdFor(context.site, context.userId) : null;
+    const active = currentOwner() ?? (await getActiveOwner());
+    if (owner && active && active !== owner) return;
     try {
       await setActiveOwner(null);
     } finally {

@@ -14,7 +14,10 @@ import { followSession } from '@/data/replica/follow-session';
 import { closeReplica, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { getReplica, replicaStore, whenReplicaOpen } from '@/data/replica/replica-store';
 import { clearSession, getAccountSnapshot, setAccount } from '@/data/session-store';
+import { readDraft, saveDraft } from '@/data/drafts';
+import { currentOwner, ownerIdFor, rememberOwner } from '@/data/owner';
 import { clearLocalSession, type WipeStep } from '@/data/sign-out';
+import { forgetActiveOwnerStep } from '@/data/wipe-steps';
 import { randomKey, testAccount, uniqueName } from './fixtures';
 
 const account = testAccount as unknown as Account;
@@ -147,6 +150,68 @@ describe('startData', () => {
     const names = (await options.indexedDB.databases()).map((d) => d.name ?? '');
     expect(names.filter((n) => n.startsWith(`rxdb-dexie-${name}--`))).toEqual([]);
     expect(getReplica()).toBeNull();
+  });
+});
+
+describe('a sign-out wipe that did not finish', () => {
+  /** localStorage, which this environment lacks: where the pending wipes are noted. */
+  function memoryStorage(): Storage {
+    const items = new Map<string, string>();
+    return {
+      get length() {
+        return items.size;
+      },
+      clear: () => items.clear(),
+      getItem: (key) => items.get(key) ?? null,
+      key: (index) => [...items.keys()][index] ?? null,
+      removeItem: (key) => void items.delete(key),
+      setItem: (key, value) => void items.set(key, String(value)),
+    };
+  }
+
+  it('is finished before the same person\'s replica opens again; then what they write is theirs', async () => {
+    const storage = memoryStorage();
+    vi.stubGlobal('localStorage', storage);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const options = replicaOptions();
+    const person = { ...account, user: { ...account.user, id: uniqueName('user') } };
+    // A page whose wipe did not finish: here its only step fails (a closed page never ran it).
+    const interrupted: WipeStep = { name: 'replica', run: () => Promise.reject(new Error('the page went')) };
+    stop = startData({ replica: options, outbox: false, shell: false, wipeSteps: [interrupted] });
+    setAccount(person);
+    await whenReplicaOpen();
+    expect(await saveDraft('entry:journal:new', { description: 'deleted at sign-out', reaction: null })).toBe(true);
+    expect(await clearLocalSession()).toHaveLength(1);
+    expect(storage.getItem('hearth.pendingWipes')).toContain(person.user.id);
+    await until(() => getReplica() === null);
+    stop();
+
+    // The next page: the same person signs in again and must not find what they deleted.
+    stop = startData({ replica: options, outbox: false, shell: false });
+    setAccount(person);
+    await whenReplicaOpen();
+    expect(await readDraft('entry:journal:new')).toBeNull();
+    expect(storage.getItem('hearth.pendingWipes') ?? '').not.toContain(person.user.id);
+
+    // What they write now stays through the next start.
+    expect(await saveDraft('entry:journal:new', { description: 'written after', reaction: null })).toBe(true);
+    stop();
+    await closeReplica();
+    stop = startData({ replica: options, outbox: false, shell: false });
+    await whenReplicaOpen();
+    expect(await readDraft('entry:journal:new')).toEqual({ description: 'written after', reaction: null });
+  });
+});
+
+describe('a wipe finished at a later start', () => {
+  it('forgets the active owner only if it is still the person wiped: whoever signed in since keeps theirs', async () => {
+    const someoneElse = await ownerIdFor('demo', 'someone-else');
+    rememberOwner(someoneElse);
+    await forgetActiveOwnerStep.run({ userId: 'the-person-wiped', site: 'demo' });
+    expect(currentOwner()).toBe(someoneElse);
+    rememberOwner(await ownerIdFor('demo', 'the-person-wiped'));
+    await forgetActiveOwnerStep.run({ userId: 'the-person-wiped', site: 'demo' });
+    expect(currentOwner()).toBeNull();
   });
 });
 
