@@ -111,3 +111,18 @@ export const testAccount = {
   },
   mfa_configured: false, mfa_methods: [], mfa_required: false, permissions: { homes: {} },
 } satisfies Account;
+
+/** localStorage, which the data tests' environment lacks, kept in memory. */
+export function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, String(value)),
+  };
+}

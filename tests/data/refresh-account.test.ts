@@ -6,7 +6,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { Account } from '@/contract/users';
-import { randomKey, testAccount } from './fixtures';
+import { memoryStorage, randomKey, testAccount } from './fixtures';
 
 const before = testAccount as unknown as Account;
 const after: Account = { ...before, mfa_configured: true, mfa_methods: ['authenticator'] };
@@ -18,20 +18,6 @@ const load = async () => ({
   lifecycle: await import('@/data/replica/lifecycle'),
   replicas: await import('@/data/replica/replica-store'),
 });
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 let running: Modules | null = null;
 let stop: () => void = () => undefined;

@@ -18,7 +18,7 @@ import { readDraft, saveDraft } from '@/data/drafts';
 import { currentOwner, ownerIdFor, rememberOwner } from '@/data/owner';
 import { clearLocalSession, type WipeStep } from '@/data/sign-out';
 import { forgetActiveOwnerStep } from '@/data/wipe-steps';
-import { randomKey, testAccount, uniqueName } from './fixtures';
+import { memoryStorage, randomKey, testAccount, uniqueName } from './fixtures';
 
 const account = testAccount as unknown as Account;
 let stop: () => void = () => undefined;
@@ -154,22 +154,8 @@ describe('startData', () => {
 });
 
 describe('a sign-out wipe that did not finish', () => {
-  /** localStorage, which this environment lacks: where the pending wipes are noted. */
-  function memoryStorage(): Storage {
-    const items = new Map<string, string>();
-    return {
-      get length() {
-        return items.size;
-      },
-      clear: () => items.clear(),
-      getItem: (key) => items.get(key) ?? null,
-      key: (index) => [...items.keys()][index] ?? null,
-      removeItem: (key) => void items.delete(key),
-      setItem: (key, value) => void items.set(key, String(value)),
-    };
-  }
-
   it('is finished before the same person\'s replica opens again; then what they write is theirs', async () => {
+    // Where the pending wipes are noted (this environment has no localStorage).
     const storage = memoryStorage();
     vi.stubGlobal('localStorage', storage);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
