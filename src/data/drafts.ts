@@ -97,10 +97,13 @@ export function draftHasContent(value: unknown): boolean {
   return false;
 }
 
+/** A stored draft document that holds something. */
+const holdsSomething = (doc: { toJSON(): unknown }): boolean => draftHasContent(draftValueOf(doc.toJSON() as FileDoc));
+
 /** How many drafts on the device hold something (the sign-out warning's count: signing out wipes them). */
 export async function countDrafts(open: OpenReplica): Promise<number> {
   const docs = await open.db.files.find({ selector: { kind: 'draft' } }).exec();
-  return docs.filter((doc) => draftHasContent(draftValueOf(doc.toJSON() as unknown as FileDoc))).length;
+  return docs.filter(holdsSomething).length;
 }
 
 /** Live: of `keys`, the one whose draft holds something and was stored last, or null. */
@@ -108,8 +111,8 @@ export function newestDraft$(open: OpenReplica, keys: readonly string[]): Observ
   return open.db.files.find({ selector: { id: { $in: keys.map(draftId) } } }).$.pipe(
     map((docs) => {
       const kept = docs
+        .filter(holdsSomething)
         .map((doc) => doc.toJSON() as unknown as FileDoc)
-        .filter((doc) => draftHasContent(draftValueOf(doc)))
         .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
       const newest = kept[0];
       return newest ? (keys.find((key) => draftId(key) === newest.id) ?? null) : null;

@@ -45,14 +45,15 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
     apply(restored);
     setShown(true);
   }, [restored]);
-  /** The value that was sent: not kept again until it changes. */
-  const settled = useRef<string | null>(null);
   /** A change not stored yet (also one made before the stored draft was known: the replica opening). */
   const unstored = useRef(false);
   const text = JSON.stringify(value);
-  /** The form as it opened: until it changes, closing it stores (or removes) nothing. */
-  const opened = useRef(text);
-  const changed = useRef(false);
+  /**
+   * What is not kept until it changes: the form as it opened (closing it before it changed stores or
+   * removes nothing, so a form dropped before it showed a restored draft leaves that draft), then
+   * the value that was sent. Null once it changed.
+   */
+  const baseline = useRef<string | null>(text);
 
   const store = useCallback((): Promise<unknown> => {
     if (timer.current) clearTimeout(timer.current);
@@ -72,14 +73,9 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
 
   useEffect(() => {
     if (!key) return;
-    // A form dropped before it showed a restored draft must not remove that draft.
-    if (!changed.current) {
-      if (text === opened.current) return;
-      changed.current = true;
-    }
-    if (settled.current !== null) {
-      if (settled.current === text) return;
-      settled.current = null;
+    if (baseline.current !== null) {
+      if (baseline.current === text) return;
+      baseline.current = null;
     }
     unstored.current = true;
     // Until the stored draft is known, the pause does not start (an empty form must not remove it);
@@ -110,7 +106,7 @@ export function useKeptDraft<T>(key: string | null, value: T, unchanged: (value:
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     unstored.current = false;
-    settled.current = JSON.stringify(latest.current.value);
+    baseline.current = JSON.stringify(latest.current.value);
     stored.current = false;
     setShown(false);
     await clear();
