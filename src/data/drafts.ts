@@ -106,16 +106,20 @@ export async function countDrafts(open: OpenReplica): Promise<number> {
   return docs.filter(holdsSomething).length;
 }
 
-/** Live: of `keys`, the one whose draft holds something and was stored last, or null. */
-export function newestDraft$(open: OpenReplica, keys: readonly string[]): Observable<string | null> {
+/** Live: of `keys`, those whose draft holds something, the one stored last first. */
+export function keptDrafts$(open: OpenReplica, keys: readonly string[]): Observable<string[]> {
   return open.db.files.find({ selector: { id: { $in: keys.map(draftId) } } }).$.pipe(
-    map((docs) => {
-      const kept = docs
+    map((docs) =>
+      docs
         .filter(holdsSomething)
         .map((doc) => doc.toJSON() as unknown as FileDoc)
-        .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
-      const newest = kept[0];
-      return newest ? (keys.find((key) => draftId(key) === newest.id) ?? null) : null;
-    }),
+        .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+        .flatMap((doc) => keys.filter((key) => draftId(key) === doc.id)),
+    ),
   );
+}
+
+/** Live: of `keys`, the one whose draft holds something and was stored last, or null. */
+export function newestDraft$(open: OpenReplica, keys: readonly string[]): Observable<string | null> {
+  return keptDrafts$(open, keys).pipe(map((kept) => kept[0] ?? null));
 }

@@ -2,6 +2,9 @@ import { firstValueFrom } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { replicaOutcomeSink } from '@/app/start-outbox-side';
 import { entryMessages } from '@/contract/entries';
+import { chosenMessages } from '@/contract/messages';
+import { entryEditDraftKey } from '@/entries/data/draft-keys';
+import { refusedFields$ } from '@/entries/data/refused-fields';
 import { saveEntry } from '@/entries/data/save-entry';
 import { settleDelivered } from '@/entries/data/settle';
 import { localFileKey } from '@/entries/data/file-keys';
@@ -58,6 +61,9 @@ function server(answer: (request: TransportRequest, index: number) => TransportR
 }
 
 const journalDocs = async (): Promise<JournalDoc[]> => (await open.db.journal.find().exec()).map((d) => d.toJSON() as JournalDoc);
+/** The field errors kept for the journal entry's edit form (what its form shows beside its fields). */
+const refusalFor = (id: string) => firstValueFrom(refusedFields$(open.db, entryEditDraftKey('journal', id)));
+const NOT_IN_HOME = 'You can only share with people who work in your home';
 
 describe('saving entries: optimistic, queued, encrypted, settled once', () => {
   it('refuses invalid drafts with the contract messages and queues nothing', async () => {
@@ -200,12 +206,15 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     expect((await journalDocs()).map((d) => d.id)).toEqual([serverId]);
   });
 
-  it('422: the document is failed with the server’s message and the text is kept', async () => {
+  it('422: the document is failed and the text is kept; an error of a field the form shows waits for it there', async () => {
     server(() => ({ status: 422, body: { success: false, message: entryMessages.imageInappropriate, errors: { files: [entryMessages.imageInappropriate] } } }));
     const result = await saveJournalEntry({ description: CANARY, files: [pngFile('p.png')] });
     const id = result.ok ? result.id : '';
     await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
-    expect((await journalDocs())[0]).toMatchObject({ id, description: CANARY, sync_message: entryMessages.imageInappropriate });
+    const doc = (await journalDocs())[0]!;
+    // Said beside the photos when the entry is opened again, so not in the message as well.
+    expect(doc).toMatchObject({ id, description: CANARY, sync_message: entryMessages.postFailed });
+    expect(await refusalFor(id)).toEqual({ outboxId: doc.sync_outbox_id, errors: { files: [entryMessages.imageInappropriate] } });
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
   });
 
@@ -283,6 +292,32 @@ describe('saving entries: optimistic, queued, encrypted, settled once', () => {
     await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
     expect((await journalDocs())[0]).toMatchObject({ id: uuid(906), description: CANARY, sync_message: entryMessages.locked });
     expect(await countUnsent()).toEqual({ pending: 0, held: 0, failed: 1 });
+  });
+
+  it('422 on an edit: the words stay, each field error waits for the form; what has no field there is the message; saving again forgets them', async () => {
+    let refusal: Record<string, string[]> | null = { 'shared_with.0': [NOT_IN_HOME] };
+    server(() => (refusal ? { status: 422, body: { success: false, message: chosenMessages.validationFailed, errors: refusal } } : { status: 0, body: null }));
+    const { deleted_at: _gone, ...row } = serverJournalRow(uuid(907), { description: 'before' });
+    await open.db.journal.insert({ ...row, sort_key: '2026-03-10T09:30', local_only: false, sync_state: 'synced', sync_message: null, sync_outbox_id: null } as never);
+
+    expect(await saveJournalEntry({ description: CANARY, sharedWith: [uuid(77)] }, uuid(907))).toMatchObject({ ok: true });
+    await waitUntil(async () => expect((await journalDocs())[0]?.sync_state).toBe('failed'));
+    const refused = (await journalDocs())[0]!;
+    expect(refused).toMatchObject({ description: CANARY, shared_with: [uuid(77)], sync_message: entryMessages.updateFailed });
+    expect(await refusalFor(uuid(907))).toEqual({ outboxId: refused.sync_outbox_id, errors: { 'shared_with.0': [NOT_IN_HOME] } });
+
+    // An error the form has no field for is the entry's message, beside those it has.
+    refusal = { device_id: ['The device id is not valid'], 'shared_with.0': [NOT_IN_HOME] };
+    await saveJournalEntry({ description: `${CANARY} again`, sharedWith: [uuid(77)] }, uuid(907));
+    await waitUntil(async () => expect((await journalDocs())[0]).toMatchObject({ sync_state: 'failed', sync_message: 'The device id is not valid' }));
+    expect((await refusalFor(uuid(907)))?.errors).toEqual(refusal);
+
+    // Saved again: the refusal is over, whatever comes of this change.
+    refusal = null;
+    online = false;
+    await saveJournalEntry({ description: `${CANARY} fixed`, sharedWith: [] }, uuid(907));
+    expect(await refusalFor(uuid(907))).toBeNull();
+    expect(await open.db.files.find({ selector: { kind: 'summary' } }).exec()).toEqual([]);
   });
 
   it('search runs on the device over the decrypted text; voice lists newest first', async () => {

@@ -8,10 +8,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { draftHasContent, flushDrafts } from '@/data/drafts';
 import { clearSession, setAccount } from '@/data/session-store';
-import { newJournalDraftKey, newVoiceDraftKey, replyDraftKey } from '@/entries/data/draft-keys';
+import { commentEditDraftKey, newJournalDraftKey, newVoiceDraftKey, replyDraftKey } from '@/entries/data/draft-keys';
 import { waitUntil } from '../support/wait';
 import { makeAccount } from './support/account';
-import { CATEGORY, categories, emojis, STAFF, voiceEntry } from './support/entry-fixtures';
+import { CATEGORY, categories, comment, emojis, ME, STAFF, voiceEntry } from './support/entry-fixtures';
 import { fakeDrafts } from './support/fake-drafts';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
@@ -34,10 +34,11 @@ vi.mock('@/data/unsent-on-device', () => ({
     return { pending: 0, held: 0, failed: 0, notQueued: 0, drafts };
   },
 }));
-const actions = vi.hoisted(() => ({ saveJournal: vi.fn(), saveVoice: vi.fn(), postVoice: vi.fn() }));
+const actions = vi.hoisted(() => ({ saveJournal: vi.fn(), saveVoice: vi.fn(), postVoice: vi.fn(), updateVoice: vi.fn() }));
 vi.mock('@/features/journal/actions/save-journal-entry', () => ({ saveJournalEntry: actions.saveJournal }));
 vi.mock('@/features/voice/actions/save-voice-entry', () => ({ saveVoiceEntry: actions.saveVoice }));
 vi.mock('@/features/voice/actions/post-voice-comment', () => ({ postVoiceComment: actions.postVoice }));
+vi.mock('@/features/voice/actions/update-voice-comment', () => ({ updateVoiceComment: actions.updateVoice }));
 
 const WORDS = 'Today was hard and I want to write it down';
 const ENTRY = voiceEntry();
@@ -128,6 +129,52 @@ describe('a reply in a conversation', () => {
     await waitUntil(async () => actions.postVoice.mock.calls.length === 1 && (await replyBox()).value === '');
     await waitUntil(() => fakeDrafts.get(replyDraftKey('voice', ENTRY.id)) === null);
     expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('an edit of one of my replies', () => {
+  const MINE = comment({ id: 'c0000000-0000-4000-8000-000000000002', comment: 'What I said first', creator: { id: ME, first_name: 'Samuel', last_name: 'Jones', has_photo: false } });
+  const myReply = async () => (await within(await screen.findByRole('region', { name: 'Comments' })).findAllByRole('article')).at(-1)!;
+
+  it('opens again by itself after a reload, with the words and a note saying they were kept; saving forgets them', async () => {
+    fakeReplica.set({ comments: [comment(), MINE] });
+    actions.updateVoice.mockResolvedValue({ ok: true, id: MINE.id, queuedOffline: false });
+    const first = renderApp(`/voice/comments/${ENTRY.id}`);
+    await first.user.click(within(await myReply()).getByRole('button', { name: 'Edit your reply' }));
+    const box = within(await myReply()).getByLabelText('Your message') as HTMLTextAreaElement;
+    await first.user.clear(box);
+    await first.user.type(box, WORDS);
+    await waitUntil(() => kept(commentEditDraftKey(MINE.id))?.comment === WORDS);
+    first.unmount();
+
+    const again = renderApp(`/voice/comments/${ENTRY.id}`);
+    const edit = await within(await myReply()).findByRole('form', { name: 'Edit your reply' });
+    expect((within(edit).getByLabelText('Your message') as HTMLTextAreaElement).value).toBe(WORDS);
+    expect(within(edit).getByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    // The staff member's comment, with no draft of mine, stays as it was.
+    expect(screen.getAllByRole('form', { name: 'Edit your reply' })).toHaveLength(1);
+    await again.user.click(within(edit).getByRole('button', { name: 'Save' }));
+    await waitUntil(() => actions.updateVoice.mock.calls.length === 1 && fakeDrafts.get(commentEditDraftKey(MINE.id)) === null);
+    expect(actions.updateVoice.mock.calls[0]).toEqual([MINE.id, { comment: WORDS, reaction: null, files: [] }]);
+    await waitUntil(() => screen.queryByRole('form', { name: 'Edit your reply' }) === null);
+  });
+
+  it('Cancel closes it and the words stay for Edit; with nothing kept, the reply stays as it is', async () => {
+    fakeReplica.set({ comments: [MINE] });
+    fakeDrafts.set(commentEditDraftKey(MINE.id), { comment: WORDS, reaction: null });
+    const first = renderApp(`/voice/comments/${ENTRY.id}`);
+    const edit = await within(await myReply()).findByRole('form', { name: 'Edit your reply' });
+    await first.user.click(within(edit).getByRole('button', { name: 'Cancel' }));
+    expect(within(await myReply()).queryByRole('form')).toBeNull();
+    expect(within(await myReply()).getByText('What I said first')).toBeTruthy();
+    await first.user.click(within(await myReply()).getByRole('button', { name: 'Edit your reply' }));
+    expect((within(await myReply()).getByLabelText('Your message') as HTMLTextAreaElement).value).toBe(WORDS);
+    first.unmount();
+
+    fakeDrafts.reset();
+    renderApp(`/voice/comments/${ENTRY.id}`);
+    expect(within(await myReply()).getByText('What I said first')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Edit your reply' })).toBeNull();
   });
 });
 

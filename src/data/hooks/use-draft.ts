@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { map } from 'rxjs';
-import { deleteDraft, draftId, draftValueOf, newestDraft$, saveDraft } from '../drafts';
+import { deleteDraft, draftId, draftValueOf, keptDrafts$, saveDraft } from '../drafts';
 import type { OpenReplica } from '../replica/replica-store';
 import type { FileDoc } from '../replica/types';
 import { useLive } from './use-live';
@@ -30,22 +30,31 @@ export function useDraft<T>(key: string | null): Draft<T> {
   return { value: live.data, loading: Boolean(key) && live.loading, save, clear };
 }
 
-const noNewest = { key: null, of: null } as const;
+const noneKept = { keys: [], of: null } as const;
+
+/**
+ * Of `keys`, those whose draft holds something, the one stored last first: a screen with a form per
+ * thing (a comment's edit) opens the forms a person was writing in.
+ */
+export function useKeptDraftKeys(keys: readonly string[]): { readonly keys: readonly string[]; readonly loading: boolean } {
+  const joined = keys.join('\n');
+  const factory = useCallback(
+    (open: OpenReplica) => {
+      const wanted = joined === '' ? [] : joined.split('\n');
+      return keptDrafts$(open, wanted).pipe(map((kept) => ({ keys: kept, of: joined })));
+    },
+    [joined],
+  );
+  const live = useLive<{ keys: readonly string[]; of: string | null }>('files', keys.length > 0 ? factory : null, noneKept, () => false);
+  // Until the answer is for these keys (an earlier list's may still be shown), it is not known.
+  return { keys: live.data.keys, loading: keys.length > 0 && (live.loading || live.data.of !== joined) };
+}
 
 /**
  * Of `keys`, the one whose draft holds something and was stored last (null when none): a screen
  * with a form per choice (voice's categories) opens the one the person was writing in.
  */
 export function useNewestDraft(keys: readonly string[]): { readonly key: string | null; readonly loading: boolean } {
-  const joined = keys.join('\n');
-  const factory = useCallback(
-    (open: OpenReplica) => {
-      const wanted = joined === '' ? [] : joined.split('\n');
-      return newestDraft$(open, wanted).pipe(map((key) => ({ key, of: joined })));
-    },
-    [joined],
-  );
-  const live = useLive<{ key: string | null; of: string | null }>('files', keys.length > 0 ? factory : null, noNewest, () => false);
-  // Until the answer is for these keys (an earlier list's may still be shown), it is not known.
-  return { key: live.data.key, loading: keys.length > 0 && (live.loading || live.data.of !== joined) };
+  const kept = useKeptDraftKeys(keys);
+  return { key: kept.keys[0] ?? null, loading: kept.loading };
 }

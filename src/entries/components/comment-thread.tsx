@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useUserPhoto, type Live } from '@/data/hooks';
+import { useKeptDraftKeys } from '@/data/hooks/use-draft';
 import type { CommentDoc, EntryDoc } from '@/data/replica/types';
 import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
@@ -49,6 +50,7 @@ function CommentItem({
   comment,
   mine,
   locked,
+  keptEdit,
   emojis,
   update,
 }: {
@@ -56,12 +58,21 @@ function CommentItem({
   mine: boolean;
   /** The conversation is closed: one's own replies can no longer be edited or sent again. */
   locked: boolean;
+  /** A draft of an edit of this comment is on the device (null: not known yet). */
+  keptEdit: boolean | null;
   emojis: readonly ReplyEmoji[];
   update: CommentThreadProps['update'];
 }) {
   const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
   // An edit already open when the conversation closes stays open, so its words are not lost.
   const [editing, setEditing] = useState(false);
+  // An edit being written before (a reload, a session that expired) opens again by itself, once, so
+  // the person finds their words without knowing to press Edit; the form says they were kept.
+  const [keptChecked, setKeptChecked] = useState(false);
+  if (!keptChecked && keptEdit !== null) {
+    setKeptChecked(true);
+    if (keptEdit && mine) setEditing(true);
+  }
   const changeable = mine && !locked;
   const [retrying, setRetrying] = useState(false);
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
@@ -169,6 +180,7 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
   const locked = Boolean(entry.locked_at);
   // A reply being written when the conversation closes keeps its form (and words) under the note.
   const lockedWhenOpened = useLockedWhenOpened(entry);
+  const keptEdits = useKeptDraftKeys(comments.data.filter((comment) => comment.creator.id === me).map((comment) => commentEditDraftKey(comment.id)));
 
   return (
     <div className="thread">
@@ -198,7 +210,15 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
         {comments.data.length > 0 ? (
           <ol className="thread__list">
             {comments.data.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} locked={locked} emojis={emojis} update={update} />
+              <CommentItem
+                key={comment.id}
+                comment={comment}
+                mine={comment.creator.id === me}
+                locked={locked}
+                keptEdit={keptEdits.loading ? null : keptEdits.keys.includes(commentEditDraftKey(comment.id))}
+                emojis={emojis}
+                update={update}
+              />
             ))}
           </ol>
         ) : null}

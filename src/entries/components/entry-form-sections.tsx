@@ -14,13 +14,15 @@ export function DrawingSection({ form }: { form: EntryFormState }) {
           <div className="entry-form__kept">
             {existingCanvasUrl ? <img src={existingCanvasUrl} alt="Your drawing" className="entry-form__kept-image" /> : <p>This entry has a drawing.</p>}
             <div className="actions">
-              <button type="button" className="button button--secondary" onClick={() => setDrawingOpen(true)}>
+              <button type="button" className="button button--secondary" onClick={() => setDrawingOpen(true)} aria-describedby={describe(errors.canvas && `${id}-canvas-error`)}>
                 Draw a new one
               </button>
               <button type="button" className="button button--ghost" onClick={() => setRemoveCanvas(true)}>
                 Remove drawing
               </button>
             </div>
+            {/* The server can refuse a drawing it already has (a refused entry opened again). */}
+            {errorText('canvas')}
           </div>
         ) : null}
         {initial.hasCanvas && removeCanvas && !drawingOpen ? (

@@ -8,7 +8,7 @@ import { groupDigits } from '@/lib/en-gb';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import './entry.css';
 
-export { fieldErrorsOf, type EntryFormProps } from './use-entry-form';
+export { type EntryFormProps } from './use-entry-form';
 
 /**
  * The one form for journal and voice entries: words, a drawing, a reaction, the date (journal),

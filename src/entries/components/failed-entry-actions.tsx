@@ -6,7 +6,10 @@ import type { EntryDoc } from '@/data/replica/types';
 import { useToast } from '@/components/use-toast';
 import { isEditConflict, otherVersionOf } from '../data/conflict-state';
 import { keepBoth, keepMine, keepOther } from '../data/edit-conflict';
+import { entryEditDraftKey } from '../data/draft-keys';
+import { fieldErrorsOf } from '../data/entry-fields';
 import { discardFailedEntry, retryFailedEntry } from '../data/failed-entry';
+import { useRefusedFields } from '../hooks/use-refused-fields';
 import { DiscardDialog, unsentDiscardText } from './discard-dialog';
 import { PlainText } from './attachments';
 
@@ -83,6 +86,7 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
       <p className="failed-entry__message" role="alert">
         {entry.sync_message ?? `This ${noun} was not sent.`}
       </p>
+      <RefusedFieldsList kind={kind} id={entry.id} />
       <div className="failed-entry__actions">
         <button type="button" className="button button--secondary" disabled={busy} onClick={() => void run(() => retryFailedEntry(kind, entry.id))}>
           Try again<span className="visually-hidden"> to send this {noun}</span>
@@ -101,6 +105,23 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What the server said about the entry's fields: its form shows each beside its field, and the
+ * card, which has no fields, lists them, so the reason is not only inside the form.
+ */
+function RefusedFieldsList({ kind, id }: { kind: EntryKind; id: string }) {
+  const refusal = useRefusedFields(entryEditDraftKey(kind, id));
+  const reasons = refusal ? Object.values(fieldErrorsOf(kind, refusal.errors)) : [];
+  if (reasons.length === 0) return null;
+  return (
+    <ul className="failed-entry__reasons">
+      {reasons.map((reason) => (
+        <li key={reason}>{reason}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -3,7 +3,9 @@ import { useBlocker } from 'react-router-dom';
 import type { EntryKind } from '@/contract/entry-kind';
 import { entryMessages } from '@/contract/entries';
 import { useKeptDraft } from '@/data/hooks/use-kept-draft';
+import { fieldErrorsOf, type EntryField as Field } from '@/entries/data/entry-fields';
 import type { EntryDraft, WriteResult } from '@/entries/data/types';
+import { useRefusedFields } from '@/entries/hooks/use-refused-fields';
 import { useToast } from '../../components/use-toast';
 import type { DrawingCanvasHandle } from './drawing-canvas';
 import { fullName, sharingSummary } from './sharing-summary';
@@ -52,22 +54,6 @@ export interface EntryFormDraft {
   entryDate?: string;
   entryTime?: string;
   categoryId?: string;
-}
-
-type Field = 'description' | 'canvas' | 'reaction' | 'files' | 'entry_date' | 'category_id' | 'shared_with';
-const FIELDS: readonly Field[] = ['description', 'canvas', 'reaction', 'files', 'entry_date', 'category_id', 'shared_with'];
-const ALIASES: Record<string, Field> = { entry_time: 'entry_date', shared_with_management: 'shared_with', remove_files: 'files', remove_canvas: 'canvas' };
-
-/** The server's or the device's field errors, one message per field of this form. */
-export function fieldErrorsOf(errors: Record<string, readonly string[]>): Partial<Record<Field, string>> {
-  const out: Partial<Record<Field, string>> = {};
-  for (const [key, list] of Object.entries(errors)) {
-    const base = key.split('.')[0] ?? key;
-    const field = ALIASES[base] ?? (FIELDS as readonly string[]).find((f) => f === base);
-    const message = list[0];
-    if (field && message && !out[field as Field]) out[field as Field] = message;
-  }
-  return out;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -120,6 +106,18 @@ export function useEntryForm(props: EntryFormProps) {
   const [busy, setBusy] = useState(false);
   const [focusError, setFocusError] = useState(0);
   const saved = useRef(false);
+
+  // The server refused what this form sent (a 422 answered now, or while it was closed): each
+  // error goes beside its field, as the device's own checks do, with the words left as they are.
+  const refusal = useRefusedFields(draftKey);
+  const [seenRefusal, setSeenRefusal] = useState<string | null>(null);
+  if ((refusal?.outboxId ?? null) !== seenRefusal) {
+    setSeenRefusal(refusal?.outboxId ?? null);
+    if (refusal) {
+      setErrors(fieldErrorsOf(kind, refusal.errors));
+      setFocusError((n) => n + 1);
+    }
+  }
 
   const dirty = description !== (initial.description ?? '') || drawingCount > 0 || files.length > 0;
 
@@ -207,7 +205,7 @@ export function useEntryForm(props: EntryFormProps) {
       };
       const result = await onSubmit(draft);
       if (!result.ok) {
-        setErrors(fieldErrorsOf(result.errors));
+        setErrors(fieldErrorsOf(kind, result.errors));
         setFocusError((n) => n + 1);
         toast.error(result.message);
         return;

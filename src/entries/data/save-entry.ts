@@ -27,6 +27,7 @@ import { checkImages } from './check-images';
 import { isEditConflict, otherVersionOf } from './conflict-state';
 import { readCachedFile, readLocalFile, storeLocalFile } from './local-files';
 import { replicaForWrite } from './replica-for-write';
+import { forgetRefusedFields } from './refused-fields';
 import type { EntryDraft, WriteResult } from './types';
 import { checkSizes, localStamp, validateEntry } from './validate';
 import { creatorOf, isOnline, prepareFiles, refused, STILL_SENDING } from './write-support';
@@ -142,6 +143,8 @@ export async function saveEntry(type: EntryKind, draft: EntryDraft, options: Sav
     patch.sort_key = existing?.sort_key ?? at;
   }
   await applyLocalChange(type, id, patch, { state: 'pending', message: null, outbox_id: outboxId }, { base: other as Record<string, unknown> | null });
+  // This change answers the refusal's field errors: they are no longer this entry's.
+  if (existing) await forgetRefusedFields(open.db, type, id);
 
   const update = Boolean(existing) && !createsAgain;
   // What the server should drop: what the young person removed, or, writing over the other

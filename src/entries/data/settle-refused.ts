@@ -4,20 +4,31 @@
  * changed the entry first) also parks the other device's version, from the refusal's answer, in
  * `sync_server`, unless a pull already parked one as new or newer: the device then holds both
  * versions, offline too, until the young person chooses (./edit-conflict.ts).
+ *
+ * A refusal with field errors (422) keeps them for the entry's form (./refused-fields.ts), which
+ * shows each beside its field. The document's message is what has no field there: the server's
+ * own words, an error the form has no field for, or else SPEC §8's "There was an error posting /
+ * updating your entry", so the same words are not said twice.
  */
 import type { RxCollection } from 'rxdb';
 import { entryMessages } from '@/contract/entries';
-import { isEntryKind } from '@/contract/entry-kind';
+import { isEntryKind, type EntryKind } from '@/contract/entry-kind';
 import type { LocalRef, OutboxResult } from '../../data/outbox/types';
 import { setSyncState } from '../../data/replica/local-writes';
 import { whenReplicaOpen } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type SyncState } from '../../data/replica/types';
 import { isConflictRefusal } from './conflict-state';
+import { errorsWithoutField, fieldOf, type FieldErrorList } from './entry-fields';
+import { forgetRefusedFields, keepRefusedFields } from './refused-fields';
 import { serverDocOf, type Doc } from './server-copy';
 
 type Parked = Doc & { updated_at?: string; sync_base?: boolean; _deleted?: boolean };
 
 export async function settleRefused(local: LocalRef, sync: SyncState, result: OutboxResult | null | undefined): Promise<void> {
+  if (sync.state === 'failed' && isEntryKind(local.collection) && !isConflictRefusal(result?.errors)) {
+    await settleFieldRefusal(local.collection, local.id, sync, result?.errors ?? {});
+    return;
+  }
   if (sync.state !== 'failed' || !isEntryKind(local.collection) || !result?.data || !isConflictRefusal(result.errors)) {
     await setSyncState(local.collection, local.id, sync);
     return;
@@ -47,4 +58,19 @@ export async function settleRefused(local: LocalRef, sync: SyncState, result: Ou
       sync_server: copy,
     };
   });
+}
+
+async function settleFieldRefusal(kind: EntryKind, id: string, sync: SyncState, errors: FieldErrorList): Promise<void> {
+  const { db } = await whenReplicaOpen();
+  const beside = Object.entries(errors).flatMap(([key, list]) => (fieldOf(kind, key) ? list : []));
+  const saidBeside = beside.length > 0 && sync.outbox_id !== null;
+  let message = sync.message;
+  if (saidBeside && beside.includes(message ?? '')) {
+    const doc = await db[kind].findOne(id).exec();
+    const created = (doc?.toJSON() as { local_only?: boolean } | undefined)?.local_only === true;
+    message = errorsWithoutField(kind, errors)[0] ?? (created ? entryMessages.postFailed : entryMessages.updateFailed);
+  }
+  await setSyncState(kind, id, { ...sync, message });
+  if (saidBeside) await keepRefusedFields(db, kind, id, sync.outbox_id!, errors);
+  else await forgetRefusedFields(db, kind, id);
 }

@@ -33,11 +33,12 @@ export const draftHooks = {
       if (key) fakeDrafts.map.delete(key);
     },
   }),
-  useNewestDraft: (keys: readonly string[]) => {
+  useKeptDraftKeys: (keys: readonly string[]) => {
     const kept = keys
       .map((key) => ({ key, stored: fakeDrafts.map.get(key) }))
       .filter((entry) => entry.stored && draftHasContent(entry.stored.value))
       .sort((a, b) => b.stored!.at - a.stored!.at);
-    return { key: kept[0]?.key ?? null, loading: false };
+    return { keys: kept.map((entry) => entry.key), loading: false };
   },
+  useNewestDraft: (keys: readonly string[]) => ({ key: draftHooks.useKeptDraftKeys(keys).keys[0] ?? null, loading: false }),
 };
