@@ -200,6 +200,15 @@ export async function staffReachableHome(app: FastifyInstance, auth: SignedIn, h
   throw lives ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
 }
 
+/**
+ * Who may read which forms (templates of objectives and form documents), docs/decisions.md: staff of any
+ * home of the site read all its forms (they set objectives and share form documents from them);
+ * anyone else, a young person, only the forms they are given (domain/tasks/forms.ts givenForms).
+ */
+export async function readsEveryForm(app: FastifyInstance, auth: SignedIn): Promise<boolean> {
+  return (await staffHomes(app, auth).executeTakeFirst()) !== undefined;
+}
+
 /** Whether the signed-in person is staff of this home (documents: who may change what a home was given). */
 export async function isStaffOf(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<boolean> {
   return (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) !== undefined;

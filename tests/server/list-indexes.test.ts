@@ -96,13 +96,14 @@ const today = new Date().toISOString().slice(0, 10);
 
 /**
  * Lists whose `updated_at` is worked out from several tables (the newest of a person and their home
- * membership; a document's access-aware time): no index holds that order, so the reader's own rows are
- * sorted, a top-N sort bounded by per_page. They still may not scan a table. A reader has few of those
- * rows; the calendar, where a young person can have thousands, keeps its derived time on the instance
- * (migration 0012) and must come from its index like any other list.
+ * membership; a document's access-aware time; when a form was given to a young person): no index
+ * holds that order, so the reader's own rows are sorted, a top-N sort bounded by per_page. They
+ * still may not scan a table. A reader has few of those rows; the calendar, where a young person
+ * can have thousands, keeps its derived time on the instance (migration 0012) and must come from
+ * its index like any other list.
  */
 const DERIVED_SYNC_TIME = /^(Incremental )?Sort by \((GREATEST|CASE)\b/;
-const DERIVED_TIME_SORTED = new Set(['associated users', 'documents']);
+const DERIVED_TIME_SORTED = new Set(['associated users', 'documents', 'forms']);
 
 const LISTS: [who: 'jamie' | 'ali' | 'priya', name: string, path: () => string, query?: () => Record<string, string>][] = [
   ['jamie', 'journal entries', () => entryPaths.journal.entries.build()],
@@ -126,6 +127,7 @@ const LISTS: [who: 'jamie' | 'ali' | 'priya', name: string, path: () => string, 
   ['ali', 'a home’s rewards', () => paths.homeRewards.build(homeId)],
   ['ali', 'a home’s reward exchanges', () => paths.homeRewardExchanges.build(homeId)],
   ['ali', 'a form’s submissions', () => paths.documentSubmissions.build(formDocument)],
+  ['ali', 'every form of the site', () => paths.forms.build()],
   ['priya', 'staff access log', () => paths.staffAccessLog.build()],
 ];
 

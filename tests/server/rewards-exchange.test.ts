@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chosenMessages as chosen } from '../../src/contract/messages';
 import { pushMessageSchema } from '../../src/contract/push';
 import { rewardExchangeResponseSchema, rewardMessages, rewardResponseSchema, type Reward, type RewardExchange } from '../../src/contract/rewards';
 import { pointsPageSchema } from '../../src/contract/tasks';
 import type { PushSender, PushTarget } from '../../server/lib/push-sender';
 import type { Client } from './support/client';
-import { demoIds, signedIn } from './support/session';
+import { demoIds, signedIn, signedInRiley } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 
 /**
@@ -20,6 +21,7 @@ let tablet: Client;
 let ali: Client;
 let beth: Client;
 let sam: Client;
+let riley: Client;
 
 const pushed: { target: PushTarget; payload: string }[] = [];
 const fakeSender: PushSender = async (target, payload) => {
@@ -35,6 +37,7 @@ beforeAll(async () => {
   [phone, tablet, ali, beth, sam] = await Promise.all([
     signedIn(server, 'jamie'), signedIn(server, 'jamie'), signedIn(server, 'carer.ali'), signedIn(server, 'carer.beth'), signedIn(server, 'sam'),
   ]);
+  riley = await signedInRiley(server);
 });
 afterAll(async () => {
   await server?.close();
@@ -177,6 +180,43 @@ describe('an exchange sent again is one exchange', () => {
     const stolen = await sam.post<Answer<unknown>>(`/api/v1/projects/residents/${ids.resident['demo/sam']}/rewards/${randomUUID()}/exchange`, { id });
     expect(stolen.status).toBe(422);
     expect(stolen.body.errors).toEqual({ id: ['This id is already in use'] });
+  });
+
+  it('a client id used again for another reward is 422 on id and exchanges nothing; the first request sent again still answers 201', async () => {
+    await ensureBalance(10);
+    const [first, other] = [await newReward(2), await newReward(3)];
+    const id = randomUUID();
+    const made = await exchange(phone, first.id, { id });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const start = (await ledger()).balance;
+    const reused = await exchange(tablet, other.id, { id });
+    expect(reused.status, JSON.stringify(reused.body)).toBe(422);
+    expect(reused.body).toEqual({ success: false, message: chosen.validationFailed, errors: { id: ['This id is already in use'] } });
+    const replay = await exchange(phone, first.id, { id });
+    expect(replay.status).toBe(201);
+    expect(replay.body.data).toEqual(made.body.data);
+    expect((await ledger()).balance).toBe(start);
+    const mine = (await phone.get<{ data: RewardExchange[] }>(`/api/v1/projects/residents/${jamieId()}/rewards/history?per_page=500`)).body.data;
+    expect(mine.filter((e) => e.id === id).map((e) => e.reward_id)).toEqual([first.id]);
+    expect(mine.some((e) => e.reward_id === other.id)).toBe(false);
+  });
+
+  it("another young person's id (same home or not) answers the same 422 whatever the reward: nothing of that exchange", async () => {
+    await ensureBalance(10);
+    const reward = await newReward(1);
+    const id = randomUUID();
+    expect((await exchange(phone, reward.id, { id })).status).toBe(201);
+    const path = (who: string, rewardId: string) => `/api/v1/projects/residents/${ids.resident[`demo/${who}`]}/rewards/${rewardId}/exchange`;
+    const answers = await Promise.all([
+      riley.post<Answer<unknown>>(path('riley', reward.id), { id }),
+      riley.post<Answer<unknown>>(path('riley', (await newReward(1)).id), { id }),
+      sam.post<Answer<unknown>>(path('sam', reward.id), { id }),
+      sam.post<Answer<unknown>>(path('sam', randomUUID()), { id }),
+    ]);
+    for (const a of answers) {
+      expect(a.status).toBe(422);
+      expect(a.body).toEqual({ success: false, message: chosen.validationFailed, errors: { id: ['This id is already in use'] } });
+    }
   });
 });
 

@@ -492,6 +492,27 @@ describe("the young person's tombstones carry nothing of the reward", () => {
     const byName = await catalogue(jamie, `?resident_id=${jamieId()}&filters[0][0]=name&filters[0][1]==&filters[0][2]=${encodeURIComponent(live.name)}`);
     expect(byName.data.map((r) => r.id)).toEqual([live.id]);
   });
+
+  it("no sort of the young person's catalogue orders tombstones by what they hide: one block at one end, by id", async () => {
+    const tag = randomUUID().slice(0, 6);
+    // Made in this order, so id order (uuidv7) is the opposite of name, cost and position order.
+    const paused: string[] = [];
+    for (const [name, points, position] of [[`Zz ${tag}`, '90', '900'], [`Mm ${tag}`, '50', '500'], [`Aa ${tag}`, '10', '100']]) {
+      paused.push(rewardResponseSchema.parse((await createReward(ali, [['name', name!], ['points', points!], ['position', position!], ['active', '0']])).body).data.id);
+    }
+    const tombIds = [...paused].sort();
+    for (const [field, direction] of [['name', 'asc'], ['name', 'desc'], ['points', 'asc'], ['position', 'desc'], ['created_at', 'asc']]) {
+      const rows = (await catalogue(jamie, `?resident_id=${jamieId()}&with_trashed=1&per_page=500&sort[0][0]=${field}&sort[0][1]=${direction}`)).data;
+      // One block of tombstones at one end, never among the live rewards, and in id order.
+      const dead = rows.map((r) => r.deleted_at !== null);
+      const block = dead.indexOf(true) === 0 ? dead.indexOf(false) : dead.length - dead.indexOf(true);
+      expect(dead.filter(Boolean).length, `${field} ${direction}`).toBe(block);
+      expect(rows.filter((r) => paused.includes(r.id)).map((r) => r.id), `${field} ${direction}`).toEqual(tombIds);
+    }
+    // The replica's pull still brings the tombstones.
+    const pulled = (await catalogue(jamie, `?resident_id=${jamieId()}&${FIRST_PULL}`)).data;
+    expect(pulled.filter((r) => paused.includes(r.id)).map((r) => r.deleted_at !== null)).toEqual([true, true, true]);
+  });
 });
 
 describe('staff decide exchanges', () => {

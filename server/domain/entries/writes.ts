@@ -117,7 +117,7 @@ export async function createdBefore<T>(
 }
 
 /** 422 `id`: a client-made id that another row has. Says nothing else about that row. */
-const idTakenError = () => new HttpError(422, chosen.validationFailed, { id: [entryMessages.idTaken] });
+export const idTakenError = () => new HttpError(422, chosen.validationFailed, { id: [entryMessages.idTaken] });
 
 /** 422 for a young person's change to a locked entry or its thread (staff closed the conversation). */
 export const lockedError = () => new HttpError(422, entryMessages.locked, { locked_at: [entryMessages.locked] });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { rewardMessages, type Reward } from '../../../src/contract/rewards';
 import { HttpError } from '../../lib/http-errors';
@@ -18,7 +18,8 @@ import { filesOf } from '../entries/present';
  * rewards as live rows and only withdrawn ones as tombstones. The young person's tombstones carry
  * nothing but the id and the time (as documents'): a reward staff draft paused, or pause and
  * withdraw, never reaches their device with its name, words, cost or picture. Filters of their
- * catalogue apply to live rows only (a tombstone has nothing to match), so no filter tells its name.
+ * catalogue apply to live rows only (a tombstone has nothing to match) and its sorts order live rows
+ * only (REWARD_SPEC), so no filter or sort tells its name.
  */
 const reward = (c: string) => sql.ref(`reward.${c}`);
 
@@ -41,10 +42,21 @@ const base = {
   id: reward('id'),
 };
 
-/** The young person's catalogue: paused or withdrawn rewards are tombstones. */
+const youngPersonDeletedAt = sql`coalesce(reward.deleted_at, case when reward.active then null else reward.updated_at end)`;
+
+/** A sort key of live rewards only: null for a tombstone, so tombstones order by the id that ends every sort. */
+const liveOnly = (expr: Expression<unknown>) => sql`case when ${youngPersonDeletedAt} is null then ${expr} end`;
+
+/**
+ * The young person's catalogue: paused or withdrawn rewards are tombstones. Its sorts never read a
+ * tombstone's hidden fields (its place among the names or costs would tell them): tombstones come
+ * in one block, after the live rewards (before them when descending), by id. The replica's pull
+ * walks (updated_at, id), which a tombstone shows.
+ */
 export const REWARD_SPEC: ListSpec = {
   ...base,
-  deletedAt: sql`coalesce(reward.deleted_at, case when reward.active then null else reward.updated_at end)`,
+  sorts: Object.fromEntries(Object.entries(base.sorts).map(([name, expr]) => [name, Array.isArray(expr) ? expr.map(liveOnly) : liveOnly(expr as Expression<unknown>)])),
+  deletedAt: youngPersonDeletedAt,
 };
 
 /** Staff: every reward of the home; only withdrawn ones are tombstones. */

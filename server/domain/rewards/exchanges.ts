@@ -14,7 +14,7 @@ import { uuidv7 } from '../../lib/uuidv7';
 import { parse } from '../../lib/validate';
 import type { SignedIn } from '../../plugins/session';
 import { reachableResident, residentRowReadable, staffReachableResident } from '../access';
-import { clientIdOf, createdBefore, isUniqueViolation } from '../entries/writes';
+import { clientIdOf, createdBefore, idTakenError, isUniqueViolation } from '../entries/writes';
 import { filesOf } from '../entries/present';
 import { uploadedFiles } from '../uploads/form-fields';
 import { appendPoints } from '../tasks/points';
@@ -233,18 +233,19 @@ export async function decidePoints(db: Kysely<Database>, input: DecisionInput): 
 
 /**
  * POST /v1/projects/residents/{id}/rewards/{rewardId}/exchange. The young person only (staff of
- * their home 403; anyone else 404). The client's `id` is checked first: this person's exchange
- * under it is this request sent again, answered as it is now (201) and nothing happens; any other
- * row under it is 422 `id`. Refusals are 422 with SPEC §8's message and one field error:
- * `rewards_enabled` (flag off), `reward_id` (not a live, active reward of their home), `points`
- * (the balance is short). Otherwise exchangePoints.
+ * their home 403; anyone else 404). The client's `id` is checked first: this person's exchange of
+ * this reward under it is this request sent again, answered as it is now (201) and nothing
+ * happens; their exchange of another reward, or any other row under it, is 422 `id` (one answer
+ * for both, so it tells nothing of someone else's exchange). Refusals are 422 with SPEC §8's
+ * message and one field error: `rewards_enabled` (flag off), `reward_id` (not a live, active
+ * reward of their home), `points` (the balance is short). Otherwise exchangePoints.
  */
 export async function createExchange(app: FastifyInstance, auth: SignedIn, residentId: string, rewardId: string, request: FastifyRequest): Promise<RewardExchange> {
   const body = bodyOf(request);
   const clientId = clientIdOf(body);
   const resident = await reachableResident(app, auth, residentId);
   if (!resident.isSelf) throw new HttpError(403, rewardMessages.onlyYoungPerson);
-  const again = () => (clientId ? createdBefore(app.db, auth, 'reward_exchanges', clientId, () => showExchange(app, auth, clientId)) : Promise.resolve(null));
+  const again = () => (clientId ? createdBefore(app.db, auth, 'reward_exchanges', clientId, () => sameExchange(app, auth, clientId, rewardId)) : Promise.resolve(null));
   const before = await again();
   if (before) return before;
   parse(rewardExchangeRequestSchema, request.body ?? {});
@@ -270,6 +271,13 @@ export async function createExchange(app: FastifyInstance, auth: SignedIn, resid
   }
   app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, ['reward_history', 'points', 'resident']);
   return showExchange(app, auth, id);
+}
+
+/** The young person's own exchange under a client id, when it is of this reward (a replay); another payload under the id: 422 `id`. */
+async function sameExchange(app: FastifyInstance, auth: SignedIn, id: string, rewardId: string): Promise<RewardExchange> {
+  const shown = await showExchange(app, auth, id);
+  if (shown.reward_id !== rewardId) throw idTakenError();
+  return shown;
 }
 
 /**

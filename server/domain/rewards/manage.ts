@@ -12,6 +12,7 @@ import { staffHome } from '../access';
 import { clientIdOf, createdBefore, isUniqueViolation } from '../entries/writes';
 import { checkImages, isImageMime, Problems, sanitiseName, storeFiles, type CheckedFile } from '../uploads/checks';
 import { uploadedFiles } from '../uploads/form-fields';
+import { removeRetiredBytes, retireFiles, type RetiredFile } from '../uploads/retire';
 import { rewardForStaff, rewardHome } from './catalogue';
 
 /**
@@ -172,7 +173,7 @@ export async function updateReward(app: FastifyInstance, auth: SignedIn, id: str
 
   const renamed = input.name !== undefined;
   const stored = await storeFiles(app, auth.tenantId, image ? [image] : []);
-  let dropped: { id: string; storage_key: string }[] = [];
+  let dropped: RetiredFile[] = [];
   let historyMoved = false;
   try {
     await app.db.transaction().execute(async (tx) => {
@@ -205,7 +206,7 @@ export async function updateReward(app: FastifyInstance, auth: SignedIn, id: str
         .execute();
       const files = stored.rows('reward', id);
       if (files.length > 0) await tx.insertInto('entry_files').values(files).execute();
-      if (dropped.length > 0) await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', dropped.map((f) => f.id)).execute();
+      await retireFiles(tx, dropped);
       if (renamed || pictureChanged) {
         // Histories show the reward as it is now: their rows must be pulled again.
         const moved = await tx.updateTable('reward_exchanges').set({ updated_at: sql`now()` }).where('reward_id', '=', id).executeTakeFirst();
@@ -216,7 +217,7 @@ export async function updateReward(app: FastifyInstance, auth: SignedIn, id: str
     await stored.cleanup();
     throw error;
   }
-  for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
+  await removeRetiredBytes(app, auth.tenantId, dropped);
   app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: null }, historyMoved ? ['rewards', 'reward_history'] : ['rewards']);
   return answer(app, auth, found.home_id, id);
 }

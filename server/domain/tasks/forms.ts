@@ -1,39 +1,87 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import { formFieldsSchema, type Form, type FormFieldInput } from '../../../src/contract/forms';
 import type { Database } from '../../db/schema';
-import { syncColumns, syncSelect, type ListSpec } from '../../lib/list-query';
+import { syncSelect, type ListSpec } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
+import { documentReadable, readsEveryForm, taskReadable } from '../access';
 
-/** Forms (templates of objectives, later documents): each with its newest version's definition. */
+const f = (column: string) => sql.ref(`f.${column}`);
+
+/**
+ * Forms (templates of objectives and form documents): each with its newest version's definition.
+ * A row's updated_at is the reader's own (formsQuery): a checkpoint pull brings a form when it is
+ * given to them, however long ago it was last changed.
+ */
 export const FORM_SPEC: ListSpec = {
-  fields: { name: { expr: sql.ref('form.name'), type: 'text' } },
-  sorts: { name: sql.ref('form.name') },
+  fields: { name: { expr: f('name'), type: 'text' } },
+  sorts: { name: f('name') },
   defaultSort: [['name', 'asc']],
   relations: [],
-  ...syncColumns('form'),
+  updatedAt: f('sync_updated_at'),
+  id: f('id'),
+  deletedAt: f('deleted_at'),
 };
 
-export function formsQuery(app: FastifyInstance, auth: SignedIn) {
-  return app.db
-    .selectFrom('forms as form')
-    .innerJoin('form_versions as fv', (join) =>
-      join.onRef('fv.form_id', '=', 'form.id').on(sql<boolean>`fv.version = (select max(v.version) from form_versions v where v.form_id = form.id)`),
+/**
+ * The forms a young person is given, each with the last moment one was given (access.ts
+ * readsEveryForm): the versions of their live objectives' logs (when the log was made), of the
+ * live form documents they may read (the document's last change or the last change of their right
+ * to read it), and every form those versions name in a related-forms question (they show its name).
+ * A form no longer given sends no tombstone: its name stays on the device until sign-out.
+ */
+function givenForms(auth: SignedIn) {
+  return sql<{ form_id: string; given_at: Date }>`(
+    with given_versions as (
+      select log.form_version_id as version_id, log.created_at as given_at
+      from task_logs log join tasks task on task.id = log.task_id
+      where log.tenant_id = ${auth.tenantId} and log.deleted_at is null and task.deleted_at is null and ${taskReadable(auth)}
+      union all
+      select doc.form_version_id, greatest(doc.updated_at, access.changed_at)
+      from documents doc
+      left join document_access_changes access on access.document_id = doc.id and access.user_id = ${auth.userId}
+      where doc.form_version_id is not null and doc.deleted_at is null and ${documentReadable(auth, 'doc')}
+    ), given as (
+      select fv.form_id::text as form_id, v.given_at, fv.fields from given_versions v join form_versions fv on fv.id = v.version_id
     )
-    .select([
-      ...syncSelect(FORM_SPEC),
-      'form.name',
-      'form.description',
-      'fv.id as version_id',
-      'fv.version',
-      'fv.fields',
-      isoMicros(sql.ref('form.created_at')).as('created_at'),
-    ])
-    .where('form.tenant_id', '=', auth.tenantId);
+    select named.form_id, max(named.given_at) as given_at from (
+      select g.form_id, g.given_at from given g
+      union all
+      select lower(rel.id), g.given_at from given g
+      cross join lateral jsonb_array_elements(case when jsonb_typeof(g.fields) = 'array' then g.fields else '[]'::jsonb end) field
+      cross join lateral jsonb_array_elements_text(
+        case when field ->> 'kind' = 'related_forms' and jsonb_typeof(field -> 'related_form_ids') = 'array' then field -> 'related_form_ids' else '[]'::jsonb end
+      ) rel(id)
+    ) named
+    group by named.form_id
+  )`;
 }
 
-export const presentForms = (rows: Awaited<ReturnType<ReturnType<typeof formsQuery>['execute']>>): Form[] =>
+/** The forms the signed-in person may read (every form of the site for staff, the forms given to them otherwise), with their newest version. */
+export async function formsQuery(app: FastifyInstance, auth: SignedIn) {
+  const everyForm = await readsEveryForm(app, auth);
+  const readable = app.db
+    .selectFrom('forms as form')
+    .$if(!everyForm, (q) => q.innerJoin(givenForms(auth).as('given'), (join) => join.on(sql<SqlBool>`given.form_id = form.id::text`)))
+    .select([
+      'form.id',
+      'form.name',
+      'form.description',
+      'form.created_at',
+      'form.deleted_at',
+      (everyForm ? sql<Date>`form.updated_at` : sql<Date>`greatest(form.updated_at, given.given_at)`).as('sync_updated_at'),
+    ])
+    .where('form.tenant_id', '=', auth.tenantId);
+  return app.db
+    .selectFrom(readable.as('f'))
+    .innerJoin('form_versions as fv', (join) =>
+      join.onRef('fv.form_id', '=', 'f.id').on(sql<boolean>`fv.version = (select max(v.version) from form_versions v where v.form_id = f.id)`),
+    )
+    .select([...syncSelect(FORM_SPEC), 'f.name', 'f.description', 'fv.id as version_id', 'fv.version', 'fv.fields', isoMicros(f('created_at')).as('created_at')]);
+}
+
+export const presentForms = (rows: Awaited<ReturnType<Awaited<ReturnType<typeof formsQuery>>['execute']>>): Form[] =>
   rows.map((r) => ({ id: r.id, updated_at: r.updated_at, deleted_at: r.deleted_at, name: r.name, description: r.description, version_id: r.version_id, version: r.version, fields: r.fields, created_at: r.created_at }));
 
 /** The newest version of a live form of the tenant, or undefined. */

@@ -19,6 +19,7 @@ import { staffReachableResident, taskReadable } from '../access';
 import { clientIdOf, createdBefore, isUniqueViolation, residentSensitivity } from '../entries/writes';
 import { checkImages, checkUploads, isImageMime, Problems, sanitiseName, storeFiles, type CheckedFile } from '../uploads/checks';
 import { listField, uploadedFiles } from '../uploads/form-fields';
+import { removeRetiredBytes, retireFiles, type RetiredFile } from '../uploads/retire';
 import { latestFormVersion } from './forms';
 import { appendPoints } from './points';
 import { latestTaskLog, showTaskComment, showTaskLog } from './queries';
@@ -208,7 +209,7 @@ export async function updateTaskComment(app: FastifyInstance, auth: SignedIn, id
 
   const comment = parsed.data!.comment ?? found.comment;
   const stored = await storeFiles(app, auth.tenantId, files);
-  let dropped: { id: string; storage_key: string }[] = [];
+  let dropped: RetiredFile[] = [];
   await app.db
     .transaction()
     .execute(async (tx) => {
@@ -223,14 +224,14 @@ export async function updateTaskComment(app: FastifyInstance, auth: SignedIn, id
       await tx.updateTable('task_log_comments').set({ comment, edited_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', found.id).execute();
       const rows = stored.rows('task_comment', found.id);
       if (rows.length > 0) await tx.insertInto('entry_files').values(rows).execute();
-      if (dropped.length > 0) await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', dropped.map((f) => f.id)).execute();
+      await retireFiles(tx, dropped);
       await touchLog(tx, found.task_log_id);
     })
     .catch(async (error: unknown) => {
       await stored.cleanup();
       throw error;
     });
-  for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
+  await removeRetiredBytes(app, auth.tenantId, dropped);
   announce(app, auth, log, ['tasks']);
   return showTaskComment(app, auth, found.id);
 }
@@ -298,6 +299,7 @@ const FILE_KINDS = new Set(['image', 'signature', 'embedded_files']);
  * ones (null clears), file answers as parts `files[<field id>]` (image and signature: one image;
  * embedded files: added to the list), `status=completed` completes it (every required answer then
  * needed). A completed log no longer changes (422 status). Field errors are `answers.<field id>`.
+ * A file of the log that no answer names any more (replaced, cleared, left out) is retired.
  */
 export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId: string, request: FastifyRequest): Promise<TaskLog> {
   const first = await loadLog(app.db, auth, logId, false);
@@ -341,6 +343,7 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
 
   const stored = await storeFiles(app, auth.tenantId, uploads);
   const fileRows = stored.rows('task_log', logId);
+  let retired: RetiredFile[] = [];
   try {
     await app.db.transaction().execute(async (tx) => {
       const log = await loadLog(tx, auth, logId, true);
@@ -362,18 +365,21 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
       if (!checked.success) {
         for (const [key, messages] of Object.entries(fieldErrors(checked.error))) for (const m of messages) errors.add(key === '_' ? 'answers' : `answers.${key}`, m);
       }
-      // File answers must be files of this log.
-      const known = new Set([
-        ...(await tx.selectFrom('entry_files').select('id').where('tenant_id', '=', auth.tenantId).where('entry_type', '=', 'task_log').where('entry_id', '=', logId).where('deleted_at', 'is', null).execute()).map((f) => f.id),
-        ...fileRows.map((r) => r.id),
-      ]);
+      // File answers must be files of this log; its files no answer names any more are retired.
+      const live = await tx.selectFrom('entry_files').select(['id', 'storage_key']).where('tenant_id', '=', auth.tenantId).where('entry_type', '=', 'task_log').where('entry_id', '=', logId).where('deleted_at', 'is', null).execute();
+      const known = new Set([...live.map((f) => f.id), ...fileRows.map((r) => r.id)]);
+      const named = new Set<string>();
       for (const field of fields) {
         if (!FILE_KINDS.has(field.kind) || answers[field.id] === undefined || errors.errors[`answers.${field.id}`]) continue;
         const list = Array.isArray(answers[field.id]) ? (answers[field.id] as unknown[]) : [answers[field.id]];
-        if (list.some((a) => { const f = fileAnswerSchema.safeParse(a); return !f.success || !known.has(f.data.file_id); })) errors.add(`answers.${field.id}`, formMessages.notAFile);
+        const ids = list.map((a) => fileAnswerSchema.safeParse(a).data?.file_id);
+        if (ids.some((id) => id === undefined || !known.has(id))) errors.add(`answers.${field.id}`, formMessages.notAFile);
+        for (const id of ids) if (id) named.add(id);
       }
       errors.throwIfAny();
       if (fileRows.length > 0) await tx.insertInto('entry_files').values(fileRows).execute();
+      retired = live.filter((f) => !named.has(f.id));
+      await retireFiles(tx, retired);
       await tx
         .updateTable('task_logs')
         .set({
@@ -388,6 +394,7 @@ export async function updateTaskLog(app: FastifyInstance, auth: SignedIn, logId:
     await stored.cleanup();
     throw error;
   }
+  await removeRetiredBytes(app, auth.tenantId, retired);
   announce(app, auth, first, ['tasks']);
   return showTaskLog(app, auth, logId);
 }

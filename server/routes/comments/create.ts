@@ -15,6 +15,7 @@ import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import { touched } from '../../domain/entries/conflicts';
 import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
+import { removeRetiredBytes, retireFiles } from '../../domain/uploads/retire';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
 import { commentById } from '../../domain/comments/queries';
@@ -201,7 +202,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     await tx.updateTable('entry_comments').set({ comment, reaction, edited_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', found.id).execute();
     const rows = stored.rows('comment', found.id);
     if (rows.length > 0) await tx.insertInto('entry_files').values(rows).execute();
-    if (dropped.length > 0) await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', dropped.map((f) => f.id)).execute();
+    await retireFiles(tx, dropped);
     // The thread summary shows the latest comment: it is pulled again, with this reaction if it is that comment.
     await tx
       .updateTable('resident_feedback')
@@ -215,7 +216,7 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
     await stored.cleanup();
     throw error;
   });
-  for (const f of dropped) await app.fileStore.remove(auth.tenantId, f.storage_key);
+  await removeRetiredBytes(app, auth.tenantId, dropped);
   app.notifier.publish({ tenantId: auth.tenantId, homeId: found.home_id, residentId: found.resident_id, readers: readersOf(found) }, ['feedback', type]);
   return commentById(app, auth, found.id);
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { entryLimits, entryMessages, journalFieldsSchema, voiceFieldsSchema } from '../../../src/contract/entries';
 import { idParamsSchema } from '../../../src/contract/users';
 import { fieldErrors, parse } from '../../lib/validate';
@@ -15,6 +14,7 @@ import {
   CLOCK_SKEW_MS, clientIdOf, createdBefore, isUniqueViolation, loadOwnEntry, lockedError, londonNow, ownResident, requirePutOverride,
 } from '../../domain/entries/writes';
 import { Problems, checkImages, checkUploads, storeFiles } from '../../domain/uploads/checks';
+import { removeRetiredBytes, retireFiles, type RetiredFile } from '../../domain/uploads/retire';
 
 /**
  * POST /api/v1/projects/residents/journal/entries (create) and POST .../entries/{id}?_method=PUT
@@ -133,7 +133,7 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
 
   const management = raw.shared_with_management !== undefined ? raw.shared_with_management === '1' : (existing?.shared_with_management ?? false);
   const stored = await storeFiles(app, auth.tenantId, [...uploads.attachments, ...(uploads.canvas ? [uploads.canvas] : [])]);
-  const removedKeys: string[] = [];
+  const removed: RetiredFile[] = [];
   let id: string;
   try {
     id = await app.db.transaction().execute(async (tx) => {
@@ -158,10 +158,8 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
           after: { sharedWith, management },
         });
         const drop = [...existing.files.filter((f) => removeIds.has(f.id)), ...(dropCanvas && oldCanvas ? [oldCanvas] : [])];
-        if (drop.length > 0) {
-          await tx.updateTable('entry_files').set({ deleted_at: sql`now()` }).where('id', 'in', drop.map((f) => f.id)).execute();
-          removedKeys.push(...drop.map((f) => f.storage_key));
-        }
+        await retireFiles(tx, drop);
+        removed.push(...drop);
       } else {
         const row = await tx
           .insertInto(table as 'journal_entries')
@@ -192,8 +190,7 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
     }
     throw error;
   }
-  // Removed files leave the disk once the database no longer points at them.
-  for (const key of removedKeys) await app.fileStore.remove(auth.tenantId, key);
+  await removeRetiredBytes(app, auth.tenantId, removed);
   // Staff who can read it now, and those who just lost it (their replica must drop it), hear of it.
   const readers = {
     userIds: [...new Set([...(existing?.shared_with ?? []), ...sharedWith])],

@@ -61,7 +61,8 @@ export default async function taskReadRoutes(app: FastifyInstance) {
   app.get(paths.forms.pattern, async (request) => {
     const auth = requireAuth(request);
     const list = parseListQuery(request.query, FORM_SPEC);
-    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(formsQuery(app, auth), list, FORM_SPEC).execute());
+    const readable = await formsQuery(app, auth);
+    const page = await fetchPage(app.syncHorizon, list, () => applyListQuery(readable, list, FORM_SPEC).execute());
     return { ...page, data: presentForms(page.data) };
   });
 }
