@@ -19,11 +19,16 @@ async function pressLogout(page: Page): Promise<void> {
   }
 }
 
-test('words being written survive a reload; signing out warns, and deleting them really deletes them', async ({ page }) => {
+test('words and a drawing being made survive a reload; signing out warns, and deleting them really deletes them', async ({ page }) => {
   await signInAsJamie(page);
   await page.goto('/journal');
   const words = page.getByLabel('What’s on your mind?');
   await words.fill(WORDS);
+  // A drawing is kept too, as its marks (a stamp: no dragging needed).
+  await page.getByRole('button', { name: 'Add a drawing' }).click();
+  await page.getByRole('radio', { name: 'Stamps' }).check();
+  await page.getByRole('button', { name: 'Place heart in the middle' }).click();
+  await expect(page.getByText('Your drawing has 1 mark.')).toBeVisible();
 
   // The warning stores what waited and counts it: the words are on the device now.
   await pressLogout(page);
@@ -37,6 +42,7 @@ test('words being written survive a reload; signing out warns, and deleting them
   await page.reload();
   await expect(page.getByText(KEPT)).toBeVisible();
   await expect(page.getByLabel('What’s on your mind?')).toHaveValue(WORDS);
+  await expect(page.getByText('Your drawing has 1 mark.')).toBeVisible();
 
   await pressLogout(page);
   await page.getByRole('dialog', { name: 'You have 1 thing that has not been sent yet' }).getByRole('button', { name: 'Sign out and delete them' }).click();

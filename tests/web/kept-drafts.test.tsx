@@ -3,7 +3,7 @@
  * warning (src/data/hooks/use-kept-draft.ts in the entry and reply forms). The drafts live in a
  * map here (./support/fake-drafts.ts); their encrypted store has its own tests (tests/data/drafts.test.ts).
  */
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { draftHasContent, flushDrafts } from '@/data/drafts';
@@ -91,6 +91,27 @@ describe('the journal: what is being written is kept on the device', () => {
     renderApp('/journal');
     expect((await journalBox()).value).toBe('');
     expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('the journal: a drawing being made', () => {
+  const drawingMarks = () => Number((screen.getByRole('img', { name: 'Drawing' }) as HTMLCanvasElement).dataset.marks);
+
+  it('comes back after a reload with its marks, the drawing open; the draft holds the marks alone', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    const first = renderApp('/journal');
+    await first.user.click(await screen.findByRole('button', { name: 'Add a drawing' }));
+    await first.user.click(screen.getByRole('radio', { name: 'Stamps' }));
+    fireEvent.click(screen.getByRole('img', { name: 'Drawing' }), { clientX: 40, clientY: 30 });
+    fireEvent.click(screen.getByRole('img', { name: 'Drawing' }), { clientX: 200, clientY: 100 });
+    await waitUntil(() => (kept(newJournalDraftKey) as { drawing?: unknown[] } | null)?.drawing?.length === 2);
+    expect(kept(newJournalDraftKey)?.description).toBe('');
+    first.unmount();
+
+    renderApp('/journal');
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    await waitUntil(() => screen.queryByRole('img', { name: 'Drawing' }) !== null && drawingMarks() === 2);
+    expect(screen.getByText('Your drawing has 2 marks.')).toBeTruthy();
   });
 });
 

@@ -22,8 +22,10 @@ export interface DrawingCanvasHandle {
 
 export interface DrawingCanvasProps {
   ref?: Ref<DrawingCanvasHandle>;
-  /** Called with the number of marks after each change. */
-  onChange?(count: number): void;
+  /** Called with the marks after each change. */
+  onChange?(marks: readonly Mark[]): void;
+  /** The marks it opens with (a drawing kept on the device from before). */
+  initialMarks?: readonly Mark[];
   /** An error to show under the drawing (from the save). */
   error?: string;
 }
@@ -45,10 +47,10 @@ const context2d = (canvas: HTMLCanvasElement | null): CanvasRenderingContext2D |
  * and clear. Stamps need only a tap or a button (WCAG 2.5.7: no drag is ever required). Marks are
  * kept as a list and repainted, so undo is exact and the canvas scales with the screen.
  */
-export function DrawingCanvas({ ref, onChange, error }: DrawingCanvasProps) {
+export function DrawingCanvas({ ref, onChange, initialMarks, error }: DrawingCanvasProps) {
   const id = useId();
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [marks, setMarks] = useState<readonly Mark[]>([]);
+  const [marks, setMarks] = useState<readonly Mark[]>(initialMarks ?? []);
   const [tool, setTool] = useState<Tool>('pen');
   const [colour, setColour] = useState<string>(PEN_COLOURS[0].value);
   const [size, setSize] = useState<number>(PEN_SIZES[1].value);
@@ -75,7 +77,7 @@ export function DrawingCanvas({ ref, onChange, error }: DrawingCanvasProps) {
 
   useEffect(() => {
     repaint(marks);
-    onChange?.(marks.length);
+    onChange?.(marks);
   }, [marks, repaint, onChange]);
 
   useImperativeHandle(

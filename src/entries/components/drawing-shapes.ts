@@ -41,6 +41,15 @@ export type Mark =
   | { readonly kind: 'stroke'; readonly colour: string; readonly size: number; readonly erase: boolean; readonly points: readonly Point[] }
   | { readonly kind: 'stamp'; readonly shape: StampShape; readonly colour: string; readonly size: number; readonly at: Point };
 
+const tenth = (n: number): number => Math.round(n * 10) / 10;
+
+/** The marks as a draft keeps them: every coordinate to a tenth of a logical pixel. */
+export function keptMarks(marks: readonly Mark[]): Mark[] {
+  return marks.map((mark) =>
+    mark.kind === 'stroke' ? { ...mark, points: mark.points.map((p) => ({ x: tenth(p.x), y: tenth(p.y) })) } : { ...mark, at: { x: tenth(mark.at.x), y: tenth(mark.at.y) } },
+  );
+}
+
 /** Stamps are this many times the pen size across (at least 36 logical pixels). */
 export const stampRadius = (size: number): number => Math.max(18, size * 3);
 

@@ -4,7 +4,7 @@ import type { EntryFormState } from './use-entry-form';
 
 /** The drawing: keep, replace or remove the one saved, or draw a first one. */
 export function DrawingSection({ form }: { form: EntryFormState }) {
-  const { id, initial, existingCanvasUrl, drawingRef, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, keepsCanvas, describe, errorText } = form;
+  const { id, initial, existingCanvasUrl, drawingRef, drawingOpen, setDrawingOpen, setDrawing, restoredDrawing, removeCanvas, setRemoveCanvas, errors, keepsCanvas, describe, errorText } = form;
   return (
     <section className="entry-form__section" aria-labelledby={`${id}-drawing-heading`}>
         <h2 id={`${id}-drawing-heading`} className="entry-form__heading">
@@ -36,7 +36,13 @@ export function DrawingSection({ form }: { form: EntryFormState }) {
         {drawingOpen ? (
           <>
             {initial.hasCanvas && !removeCanvas ? <p className="field__hint">A new drawing replaces the old one.</p> : null}
-            <DrawingCanvas ref={drawingRef} onChange={setDrawingCount} {...(errors.canvas ? { error: errors.canvas } : {})} />
+            <DrawingCanvas
+              key={restoredDrawing?.version ?? 0}
+              ref={drawingRef}
+              onChange={setDrawing}
+              {...(restoredDrawing ? { initialMarks: restoredDrawing.marks } : {})}
+              {...(errors.canvas ? { error: errors.canvas } : {})}
+            />
           </>
         ) : !keepsCanvas ? (
           <>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useBlocker } from 'react-router-dom';
 import type { EntryKind } from '@/contract/entry-kind';
 import { entryMessages } from '@/contract/entries';
@@ -8,6 +8,7 @@ import type { EntryDraft, WriteResult } from '@/entries/data/types';
 import { useRefusedFields } from '@/entries/hooks/use-refused-fields';
 import { useToast } from '../../components/use-toast';
 import type { DrawingCanvasHandle } from './drawing-canvas';
+import { keptMarks, type Mark } from './drawing-shapes';
 import { fullName, sharingSummary } from './sharing-summary';
 
 export interface EntryFormProps {
@@ -42,8 +43,9 @@ export interface EntryFormProps {
 }
 
 /**
- * What an entry draft keeps: the words and the choices made. Not the drawing or the attached files
- * (their bytes are large, and leaving with them still asks first).
+ * What an entry draft keeps: the words, the choices made and the drawing's marks (a list of points,
+ * not its picture). Not the attached files (their bytes are large, and leaving with them still asks
+ * first).
  */
 export interface EntryFormDraft {
   description: string;
@@ -54,6 +56,8 @@ export interface EntryFormDraft {
   entryDate?: string;
   entryTime?: string;
   categoryId?: string;
+  /** Only when something is drawn. */
+  drawing?: readonly Mark[];
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -100,7 +104,10 @@ export function useEntryForm(props: EntryFormProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [removedFiles, setRemovedFiles] = useState<readonly string[]>([]);
   const [drawingOpen, setDrawingOpen] = useState(false);
-  const [drawingCount, setDrawingCount] = useState(0);
+  const [drawing, setDrawing] = useState<readonly Mark[]>([]);
+  const drawingCount = drawing.length;
+  /** A drawing kept from before, and a new canvas for it each time one is restored. */
+  const [restoredDrawing, setRestoredDrawing] = useState<{ marks: readonly Mark[]; version: number } | null>(null);
   const [removeCanvas, setRemoveCanvas] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -121,6 +128,8 @@ export function useEntryForm(props: EntryFormProps) {
 
   const dirty = description !== (initial.description ?? '') || drawingCount > 0 || files.length > 0;
 
+  // Rounded to a tenth of a point: the same picture in a draft a third of the size.
+  const keptDrawing = useMemo(() => keptMarks(drawing), [drawing]);
   const startDate = initial.entryDate ?? start.date;
   const startTime = initial.entryTime ?? start.time;
   // A draft from before (a reload, a session that expired, a page left) comes back once, into a form
@@ -134,8 +143,9 @@ export function useEntryForm(props: EntryFormProps) {
       ...(entryDate !== startDate ? { entryDate } : {}),
       ...(entryTime !== startTime ? { entryTime } : {}),
       ...(categoryId !== (initial.categoryId ?? '') ? { categoryId } : {}),
+      ...(keptDrawing.length > 0 ? { drawing: keptDrawing } : {}),
     },
-    (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null),
+    (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null) && !draft.drawing?.length,
     (draft) => {
       setDescription(draft.description);
       setReaction(draft.reaction);
@@ -147,6 +157,10 @@ export function useEntryForm(props: EntryFormProps) {
       if (draft.entryDate) setEntryDate(draft.entryDate);
       if (draft.entryTime) setEntryTime(draft.entryTime);
       if (draft.categoryId) setCategoryId(draft.categoryId);
+      if (Array.isArray(draft.drawing) && draft.drawing.length > 0) {
+        setRestoredDrawing((before) => ({ marks: draft.drawing ?? [], version: (before?.version ?? 0) + 1 }));
+        setDrawingOpen(true);
+      }
     },
   );
 
@@ -229,7 +243,7 @@ export function useEntryForm(props: EntryFormProps) {
       </p>
     ) : null;
 
-  return { id, kind, initial, restoredDraft: kept.restored, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawingCount, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
+  return { id, kind, initial, restoredDraft: kept.restored, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawing, restoredDrawing, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
 }
 
 export type EntryFormState = ReturnType<typeof useEntryForm>;
