@@ -104,6 +104,8 @@ describe('a voice entry refused while its form is open', () => {
     expect(description(words)).toContain(entryMessages.descriptionTooLong);
     expect(words.value).toBe('The heating is off again');
     await waitUntil(() => expect(document.activeElement).toBe(words));
+    // Above the form, as on the journal's: the entry itself did not go.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(`This entry was not sent: ${entryMessages.updateFailed}`);
   });
 
   it('the list’s card, which has no fields, lists what the server said about them', async () => {

@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { NotSentNote } from '@/entries/components/not-sent-note';
 import { entryEditDraftKey } from '@/entries/data/draft-keys';
 import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
 import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
@@ -65,11 +66,7 @@ function EditForm({ entry }: { entry: JournalDoc }) {
   return (
     <div className="page journal">
       <PageHeading>Edit journal entry</PageHeading>
-      {entry.sync_state === 'failed' && entry.sync_message ? (
-        <p className="journal__failed" role="alert">
-          This entry was not sent: {entry.sync_message}
-        </p>
-      ) : null}
+      <NotSentNote entry={entry} />
       <EntryForm
         kind="journal"
         draftKey={entryEditDraftKey('journal', entry.id)}

@@ -1,5 +1,6 @@
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { EntryForm } from '@/entries/components/entry-form';
+import { NotSentNote } from '@/entries/components/not-sent-note';
 import { entryEditDraftKey } from '@/entries/data/draft-keys';
 import { LockedEntryNotice } from '@/entries/components/locked-entry-notice';
 import { useLockedWhenOpened } from '@/entries/components/use-locked-when-opened';
@@ -41,6 +42,7 @@ export function EditVoiceEntryPage() {
         </EmptyState>
       ) : null}
       {doc && locked ? <LockedEntryNotice conversationTo={`/voice/comments/${doc.id}`} backTo="/voice/entries" backLabel="Back to my messages" /> : null}
+      {doc && !locked ? <NotSentNote entry={doc} /> : null}
       {doc && !locked ? (
         <EntryForm
           key={doc.id}
