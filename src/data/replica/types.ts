@@ -74,7 +74,8 @@ export type FeedbackDoc = Row<FeedbackItem> & SyncFields;
  * application/json, see src/data/drafts.ts), `kept:<document id>:<blob id>:<n>` (chunk n of a
  * document's file kept offline, see src/data/documents/kept-bytes.ts), `summary:<name>` (a summary
  * derived from other documents, such as the journal's reactions, see
- * src/entries/data/journal-reactions.ts).
+ * src/entries/data/journal-reactions.ts, or what the device keeps of a refused entry's field errors,
+ * `summary:refused:<edit form's draft key>`, see src/entries/data/refused-fields.ts).
  */
 export type FileKind = 'photo' | 'file' | 'local' | 'draft' | 'kept' | 'summary';
 export interface FileDoc extends SyncFields {
