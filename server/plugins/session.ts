@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { SESSION_COOKIE } from '../../src/contract/app-config';
 import { chosenMessages as chosen } from '../../src/contract/messages';
-import type { SessionState } from '../db/schema';
+import type { Database, SessionState } from '../db/schema';
 import { sha256 } from '../lib/crypto';
 import { HttpError } from '../lib/http-errors';
 import { randomToken } from '../lib/tokens';
@@ -82,6 +82,27 @@ export async function startSession(
 ): Promise<CurrentSession> {
   if (request.session) await app.db.deleteFrom('sessions').where('id', '=', request.session.id).execute();
   return createSession(app, request, reply, owner);
+}
+
+/**
+ * A new token for the current session, in the same row (so its event stream stays open): once the
+ * password changed, a copy of the old cookie, stolen from this very browser, no longer works.
+ * `write` stores the new token's hash (in the caller's transaction); `send` then gives the browser
+ * the token and an anti-forgery token bound to it, after that transaction committed.
+ */
+export function newSessionToken(request: FastifyRequest) {
+  const token = randomToken();
+  const tokenHash = sha256(token);
+  return {
+    write: async (db: Kysely<Database>, sessionId: string) => {
+      await db.updateTable('sessions').set({ token_hash: tokenHash }).where('id', '=', sessionId).execute();
+    },
+    send: (app: FastifyInstance, reply: FastifyReply) => {
+      setSessionCookie(request, reply, token);
+      setCsrfCookie(app, request, reply, tokenHash);
+      if (request.session) request.session = { ...request.session, tokenHash };
+    },
+  };
 }
 
 /** Sign-out: the row goes, and the browser gets a fresh guest session and CSRF token. */

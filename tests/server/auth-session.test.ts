@@ -3,6 +3,8 @@ import { sha256 } from '../../server/lib/crypto';
 import { appConfigResponseSchema, CSRF_COOKIE, SESSION_COOKIE } from '../../src/contract/app-config';
 import { loginResponseSchema } from '../../src/contract/auth';
 import { chosenMessages as chosen } from '../../src/contract/messages';
+import { allRoutes, paths } from '../../src/contract/paths';
+import type { Client } from './support/client';
 import { startTestServer, type TestServer } from './support/server';
 
 let server: TestServer;
@@ -98,6 +100,43 @@ describe('CSRF and sessions', () => {
     const client = server.client();
     await client.csrf();
     expect((await client.get('/api/v1/users/types')).status).toBe(401);
+  });
+});
+
+describe('a session short of a full sign-in reaches no data', () => {
+  /** Every /v1 route of the table with each method Fastify serves it with, ids made up. */
+  const v1Requests = () =>
+    allRoutes()
+      .filter((route) => route.pattern.startsWith('/v1/'))
+      .flatMap((route) => {
+        const path = route.pattern.replace(/:method\b/, 'email').replace(/:\w+/g, '0190a000-0000-7000-8000-000000000001');
+        return (['GET', 'POST', 'PUT', 'DELETE'] as const)
+          .filter((method) => server.app.hasRoute({ method, url: `/api${route.pattern}` }))
+          // Updates are POSTs with the override (SPEC §7); a create ignores it.
+          .map((method) => ({ method, path: `/api${path}${method === 'POST' ? '?_method=PUT' : ''}`, pattern: route.pattern }));
+      });
+  const answers = async (client: Client) => {
+    const got: Record<string, number> = {};
+    for (const { method, path } of v1Requests()) {
+      got[`${method} ${path}`] = (await client.request(method, path, method === 'GET' ? {} : { json: {} })).status;
+    }
+    return got;
+  };
+
+  it('the password alone, of someone with two-factor: 401 on every route', async () => {
+    const client = server.client();
+    expect((await client.login('riley', 'hearth-demo-1')).body.data.mfa_required).toBe(true);
+    const got = await answers(client);
+    expect(Object.keys(got).length).toBeGreaterThan(40);
+    expect(Object.entries(got).filter(([, status]) => status !== 401)).toEqual([]);
+  });
+
+  it('a session that must still set two-factor up: 403 on every route but its account and the shared lists', async () => {
+    const client = server.client();
+    expect((await client.login('alex', 'hearth-demo-1', 'northfield')).body.data.mfa_setup_required).toBe(true);
+    const allowed = new Set([paths.account, paths.userTypes, paths.userThemes].map((route) => `GET /api${route.pattern}`));
+    const got = await answers(client);
+    expect(Object.entries(got).filter(([request, status]) => status !== (allowed.has(request) ? 200 : 403))).toEqual([]);
   });
 });
 

@@ -164,6 +164,22 @@ describe('change password', () => {
     expect(back.status).toBe(200);
   });
 
+  it('a copy of this very session cookie (stolen from this browser) is signed out too; this browser carries on with a new token', async () => {
+    const client = await signedIn('sam');
+    const copy = server.client();
+    for (const [name, value] of client.jar) copy.jar.set(name, value);
+    const before = client.jar.get(SESSION_COOKIE);
+    expect((await copy.get('/api/v1/auth/user')).status).toBe(200);
+    const res = await client.put(path('demo/sam'), { current: 'hearth-demo-1', password: 'a-brand-new-pass', password_confirmation: 'a-brand-new-pass' });
+    expect(res.status).toBe(200);
+    expect(client.jar.get(SESSION_COOKIE)).not.toBe(before);
+    expect((await copy.get('/api/v1/auth/user')).status).toBe(401);
+    expect((await client.get('/api/v1/auth/user')).status).toBe(200);
+    // The new token comes with its own anti-forgery token: the next write goes through.
+    const back = await client.put(path('demo/sam'), { current: 'a-brand-new-pass', password: 'hearth-demo-1', password_confirmation: 'hearth-demo-1' });
+    expect(back.status).toBe(200);
+  });
+
   it('a plain POST without the override is not a route', async () => {
     const client = await signedIn('sam');
     expect((await client.post(path('demo/sam'), {})).status).toBe(404);

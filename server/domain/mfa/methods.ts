@@ -4,7 +4,7 @@ import type { MfaMethod } from '../../../src/contract/auth';
 import { decrypt } from '../../lib/crypto';
 import { hashRecoveryCode, newRecoveryCodes } from '../../lib/recovery-codes';
 import { matchTotpStep } from '../../lib/totp';
-import { recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
+import { claimAttempt, failedAttempt, recordFailure, throttleKeys, tooManyAttempts, type Attempt } from '../../lib/throttle';
 
 /** The confirmed two-factor methods of a person, in a stable order. */
 export async function confirmedMethods(app: FastifyInstance, tenantId: string, userId: string): Promise<MfaMethod[]> {
@@ -78,13 +78,21 @@ export async function consumeRecoveryCode(app: FastifyInstance, tenantId: string
   return used.numUpdatedRows > 0n;
 }
 
+const codeRule = (app: FastifyInstance) => ({ max: app.limits.codeFailures, windowMs: app.limits.codeWindowMs, lockMs: app.limits.codeLockMs });
+
 /** Counts a wrong code against the person (all challenges and set-up); 429 when that locks them. */
 export async function recordCodeFailure(app: FastifyInstance, userId: string): Promise<void> {
-  const limits = app.limits;
-  const lock = await recordFailure(app.db, throttleKeys.codes(userId), {
-    max: limits.codeFailures,
-    windowMs: limits.codeWindowMs,
-    lockMs: limits.codeLockMs,
-  });
+  const lock = await recordFailure(app.db, throttleKeys.codes(userId), codeRule(app));
+  if (lock) throw tooManyAttempts(lock);
+}
+
+/** A sign-in code guessed for the person, claimed before it is checked (lib/throttle.ts); 429 when locked or spent. */
+export function claimCodeAttempt(app: FastifyInstance, userId: string): Promise<Attempt> {
+  return claimAttempt(app.db, throttleKeys.codes(userId), codeRule(app));
+}
+
+/** The claimed code was wrong; 429 when that locks the person. */
+export async function failedCodeAttempt(app: FastifyInstance, attempt: Attempt): Promise<void> {
+  const lock = await failedAttempt(app.db, attempt);
   if (lock) throw tooManyAttempts(lock);
 }

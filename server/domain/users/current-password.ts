@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import { verifyPassword } from '../../lib/passwords';
-import { assertNotLocked, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
+import { claimAttempt, failedAttempt, refundAttempt, throttleKeys, tooManyAttempts } from '../../lib/throttle';
 import type { SignedIn } from '../../plugins/session';
 
 /**
@@ -20,11 +20,18 @@ export async function confirmCurrentPassword(app: FastifyInstance, auth: SignedI
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!user) return false;
-  const accountKey = throttleKeys.account(auth.tenantId, user.username);
-  await assertNotLocked(app.db, accountKey);
-  if (await verifyPassword(user.password_hash, password)) return true;
   const limits = app.limits;
-  const lock = await recordFailure(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs });
+  // Claimed before it is checked (lib/throttle.ts): guesses sent at once count too.
+  const attempt = await claimAttempt(app.db, throttleKeys.account(auth.tenantId, user.username), {
+    max: limits.accountFailures,
+    windowMs: limits.accountWindowMs,
+    lockMs: limits.accountLockMs,
+  });
+  if (await verifyPassword(user.password_hash, password)) {
+    await refundAttempt(app.db, attempt);
+    return true;
+  }
+  const lock = await failedAttempt(app.db, attempt);
   if (lock) throw tooManyAttempts(lock);
   throw new HttpError(422, chosen.validationFailed, { current: [chosen.currentPasswordWrong] });
 }

@@ -3,7 +3,7 @@ import { loginRequestSchema, type LoginData } from '../../../src/contract/auth';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import { verifyPassword } from '../../lib/passwords';
-import { assertNotLocked, clearFailures, recordFailure, throttleKeys, tooManyAttempts } from '../../lib/throttle';
+import { claimAttempt, clearFailures, failedAttempt, refundAttempt, throttleKeys, tooManyAttempts, type Attempt } from '../../lib/throttle';
 import { parse } from '../../lib/validate';
 import { ensureSession, startSession } from '../../plugins/session';
 import { confirmedMethods } from '../../domain/mfa/methods';
@@ -18,14 +18,12 @@ export default async function loginRoute(app: FastifyInstance) {
   app.post(paths.login.pattern, async (request, reply) => {
     const input = parse(loginRequestSchema, request.body ?? {});
     const limits = app.limits;
-    const ipKey = throttleKeys.ip(request.ip);
-    await assertNotLocked(app.db, ipKey);
+    // The guess is claimed before it is checked (lib/throttle.ts): guesses sent at once are counted too.
+    const ipAttempt = await claimAttempt(app.db, throttleKeys.ip(request.ip), { max: limits.ipFailures, windowMs: limits.ipWindowMs, lockMs: limits.ipLockMs });
 
-    const failPassword = async (accountKey: string | null) => {
-      const ipLock = await recordFailure(app.db, ipKey, { max: limits.ipFailures, windowMs: limits.ipWindowMs, lockMs: limits.ipLockMs });
-      const accountLock = accountKey
-        ? await recordFailure(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs })
-        : null;
+    const failPassword = async (accountAttempt: Attempt | null) => {
+      const ipLock = await failedAttempt(app.db, ipAttempt);
+      const accountLock = accountAttempt ? await failedAttempt(app.db, accountAttempt) : null;
       const lock = accountLock ?? ipLock;
       if (lock) throw tooManyAttempts(lock);
     };
@@ -44,7 +42,14 @@ export default async function loginRoute(app: FastifyInstance) {
     }
 
     const accountKey = throttleKeys.account(tenant.id, input.username);
-    await assertNotLocked(app.db, accountKey);
+    let accountAttempt: Attempt;
+    try {
+      accountAttempt = await claimAttempt(app.db, accountKey, { max: limits.accountFailures, windowMs: limits.accountWindowMs, lockMs: limits.accountLockMs });
+    } catch (error) {
+      // Refused before any check: not a guess from this address.
+      await refundAttempt(app.db, ipAttempt);
+      throw error;
+    }
     const user = await app.db
       .selectFrom('users')
       .select(['id', 'password_hash'])
@@ -54,9 +59,10 @@ export default async function loginRoute(app: FastifyInstance) {
       .executeTakeFirst();
     const ok = await verifyPassword(user?.password_hash ?? null, input.password);
     if (!user || !ok) {
-      await failPassword(accountKey);
+      await failPassword(accountAttempt);
       throw new HttpError(422, chosen.invalidCredentials);
     }
+    await refundAttempt(app.db, ipAttempt);
     await clearFailures(app.db, accountKey);
 
     const methods = await confirmedMethods(app, tenant.id, user.id);

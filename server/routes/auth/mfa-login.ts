@@ -6,11 +6,11 @@ import type { MfaChallenge } from '../../db/schema';
 import { safeEqual } from '../../lib/crypto';
 import { HttpError } from '../../lib/http-errors';
 import { hashEmailCode } from '../../lib/recovery-codes';
-import { assertNotLocked, clearFailures, throttleKeys } from '../../lib/throttle';
+import { clearFailures, refundAttempt, throttleKeys } from '../../lib/throttle';
 import { parse } from '../../lib/validate';
 import { startSession } from '../../plugins/session';
 import { findChallenge } from '../../domain/mfa/challenges';
-import { consumeRecoveryCode, consumeTotp, recordCodeFailure } from '../../domain/mfa/methods';
+import { claimCodeAttempt, consumeRecoveryCode, consumeTotp, failedCodeAttempt } from '../../domain/mfa/methods';
 import { paths } from '../../../src/contract/paths';
 
 async function emailCodeMatches(app: FastifyInstance, challenge: MfaChallenge, code: string): Promise<boolean> {
@@ -34,7 +34,22 @@ export default async function mfaLoginRoute(app: FastifyInstance) {
     const input = parse(mfaLoginRequestSchema, request.body ?? {});
     const challenge = await findChallenge(app, request, input.two_factor_id);
     const codesKey = throttleKeys.codes(challenge.user_id);
-    await assertNotLocked(app.db, codesKey);
+    // Each guess is claimed before it is checked, on the person (lib/throttle.ts) and on the
+    // challenge: codes sent at once are never more guesses than the limits allow.
+    const attempt = await claimCodeAttempt(app, challenge.user_id);
+    const claimed = await app.db
+      .updateTable('mfa_challenges')
+      .set({ attempts: sql`attempts + 1`, updated_at: sql`now()` })
+      .where('id', '=', challenge.id)
+      .where('attempts', '<', app.limits.challengeMaxAttempts)
+      .returning('attempts')
+      .executeTakeFirst();
+    if (!claimed) {
+      // Its guesses are spent (or another request just ended it): this one is not checked.
+      await refundAttempt(app.db, attempt);
+      await app.db.deleteFrom('mfa_challenges').where('id', '=', challenge.id).execute();
+      throw new HttpError(429, messages.mfaSessionExpired);
+    }
 
     let ok: boolean;
     if (input.method === 'recovery_code') {
@@ -55,18 +70,12 @@ export default async function mfaLoginRoute(app: FastifyInstance) {
     }
 
     if (!ok) {
-      const counted = await app.db
-        .updateTable('mfa_challenges')
-        .set({ attempts: sql`attempts + 1`, updated_at: sql`now()` })
-        .where('id', '=', challenge.id)
-        .returning('attempts')
-        .executeTakeFirst();
-      if (!counted || counted.attempts >= app.limits.challengeMaxAttempts) {
+      if (claimed.attempts >= app.limits.challengeMaxAttempts) {
         await app.db.deleteFrom('mfa_challenges').where('id', '=', challenge.id).execute();
-        await recordCodeFailure(app, challenge.user_id).catch(() => undefined);
+        await failedCodeAttempt(app, attempt).catch(() => undefined);
         throw new HttpError(429, messages.mfaSessionExpired);
       }
-      await recordCodeFailure(app, challenge.user_id);
+      await failedCodeAttempt(app, attempt);
       if (input.method === 'recovery_code') {
         throw new HttpError(422, chosen.recoveryCodeIncorrect, { recovery_code: [chosen.recoveryCodeIncorrect] });
       }

@@ -5,7 +5,7 @@ import { changePasswordRequestSchema, idParamsSchema } from '../../../src/contra
 import { HttpError } from '../../lib/http-errors';
 import { hashPassword } from '../../lib/passwords';
 import { parse } from '../../lib/validate';
-import { requireAuth } from '../../plugins/session';
+import { newSessionToken, requireAuth } from '../../plugins/session';
 import { confirmCurrentPassword } from '../../domain/users/current-password';
 import { paths } from '../../../src/contract/paths';
 
@@ -14,7 +14,7 @@ import { paths } from '../../../src/contract/paths';
  * A wrong current password counts towards the same lock as a failed sign-in.
  */
 export default async function changePasswordRoute(app: FastifyInstance) {
-  const handler = async (request: FastifyRequest, _reply: FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
     if (id !== auth.userId) throw new HttpError(404, chosen.notFound);
@@ -26,12 +26,16 @@ export default async function changePasswordRoute(app: FastifyInstance) {
     }
 
     const passwordHash = await hashPassword(input.password);
+    const token = newSessionToken(request);
     await app.db.transaction().execute(async (tx) => {
       await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: sql`now()` }).where('id', '=', auth.userId).execute();
       // Everyone else signed in as this person (another phone, a stolen cookie) is signed out.
       await tx.deleteFrom('sessions').where('user_id', '=', auth.userId).where('id', '!=', auth.sessionId).execute();
       await tx.deleteFrom('mfa_challenges').where('user_id', '=', auth.userId).execute();
+      // This browser stays signed in with a new token: a copy of its old cookie is signed out too.
+      await token.write(tx, auth.sessionId);
     });
+    token.send(app, reply);
     // Their event streams close now too, not at their next ping.
     app.notifier.endSessions({ tenantId: auth.tenantId, userId: auth.userId, exceptSessionId: auth.sessionId });
     return { success: true as const, message: chosen.passwordChanged };
