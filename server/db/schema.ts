@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0011-scale-out.ts (0009 adds only indexes). */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0013-resident-home-stays.ts (0009 adds only indexes). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -447,6 +447,16 @@ export interface DocumentAccessChangesTable {
   changed_at: Timestamp;
 }
 
+/** 0013: which home a young person lived in, from when until when (kept by a trigger on residents). */
+export interface ResidentHomeStaysTable {
+  id: Generated<string>;
+  tenant_id: string;
+  resident_id: string;
+  home_id: string;
+  started_at: Timestamp;
+  ended_at: NullableTimestamp;
+}
+
 export interface PushSubscriptionsTable {
   id: Generated<string>;
   tenant_id: string;
@@ -557,6 +567,7 @@ export interface Database {
   document_submissions: DocumentSubmissionsTable;
   document_blobs: DocumentBlobsTable;
   document_access_changes: DocumentAccessChangesTable;
+  resident_home_stays: ResidentHomeStaysTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -65,6 +65,18 @@ export async function reachableResident(app: FastifyInstance, auth: SignedIn, re
   return { ...row, isSelf: row.user_id === auth.userId };
 }
 
+/** The signed-in person's own live resident record (a young person's), or null (staff). */
+export async function ownResidentId(app: FastifyInstance, auth: Pick<SignedIn, 'tenantId' | 'userId'>): Promise<string | null> {
+  const own = await app.db
+    .selectFrom('residents')
+    .select('id')
+    .where('tenant_id', '=', auth.tenantId)
+    .where('user_id', '=', auth.userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return own?.id ?? null;
+}
+
 /**
  * Who may read an objective (a task, its logs, their comments and files), docs/api.md: the young
  * person it belongs to, and the staff of that young person's home (home_staff, not deleted; key

@@ -155,6 +155,8 @@ export const paths = {
   feedbackCounts: restRoute('/v1/projects/residents/feedback/counts'),
   /** PUT, or POST with `_method=PUT`. */
   appSettings: restRoute('/v1/projects/residents/:id/app-settings'),
+  /** Addition, staff of the young person's home only: PUT (or POST with `_method=PUT`) `home_id` moves them to another home of the site. */
+  residentHome: restRoute('/v1/projects/residents/:id/home'),
   nsfwCheck: restRoute('/v1/projects/residents/:id/photos/nsfw'),
   emojis: restRoute('/v1/tags/icons/emojis'),
   /** Documents (issue 11): GET the list (checkpoint query); staff POST to share (docs/api.md). */

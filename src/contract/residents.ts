@@ -37,6 +37,12 @@ export const appSettingsUpdateSchema = z
   .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to update' });
 export type AppSettingsUpdate = z.infer<typeof appSettingsUpdateSchema>;
 
+/** The field error of a move to a home that is not one of the site's (docs/decisions.md "A young person moves home"). */
+export const HOME_REQUIRED = 'Please choose one of the homes of this site';
+// PUT /v1/projects/residents/{id}/home (JSON), staff only: the young person moves to that home.
+export const residentHomeUpdateSchema = z.object({ home_id: z.uuid({ error: HOME_REQUIRED }) });
+export type ResidentHomeUpdate = z.infer<typeof residentHomeUpdateSchema>;
+
 const personSchema = z.object({
   id: z.uuid(),
   first_name: z.string(),

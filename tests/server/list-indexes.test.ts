@@ -96,14 +96,15 @@ const today = new Date().toISOString().slice(0, 10);
 
 /**
  * Lists whose `updated_at` is worked out from several tables (the newest of a person and their home
- * membership; a document's access-aware time; when a form was given to a young person): no index
+ * membership; a document's access-aware time; when a form was given to a young person; a home's
+ * rewards and roster seen through the homes a young person lived in, migration 0013): no index
  * holds that order, so the reader's own rows are sorted, a top-N sort bounded by per_page. They
  * still may not scan a table. A reader has few of those rows; the calendar, where a young person
  * can have thousands, keeps its derived time on the instance (migration 0012) and must come from
  * its index like any other list.
  */
 const DERIVED_SYNC_TIME = /^(Incremental )?Sort by \((GREATEST|CASE)\b/;
-const DERIVED_TIME_SORTED = new Set(['associated users', 'documents', 'forms']);
+const DERIVED_TIME_SORTED = new Set(['associated users', 'documents', 'forms', 'rewards', 'staff roster']);
 
 const LISTS: [who: 'jamie' | 'ali' | 'priya', name: string, path: () => string, query?: () => Record<string, string>][] = [
   ['jamie', 'journal entries', () => entryPaths.journal.entries.build()],

@@ -80,7 +80,7 @@ describe('GET /api/v1/projects/{id}/settings/{name}', () => {
 });
 
 describe('GET /api/v1/projects/residents/{id}/associated-users', () => {
-  it('lists the staff of the home with job titles, and a leaver becomes a tombstone', async () => {
+  it('lists the staff of the home with job titles, and a leaver becomes a blank tombstone', async () => {
     const path = `/api/v1/projects/residents/${ids.resident['demo/jamie']}/associated-users`;
     const page = associatedUsersPageSchema.parse((await jamie.get(path)).body);
     expect(page.data.map((u) => u.first_name)).toEqual(['Ali', 'Beth', 'Dan', 'Priya']);
@@ -96,12 +96,13 @@ describe('GET /api/v1/projects/residents/{id}/associated-users', () => {
       const live = associatedUsersPageSchema.parse((await jamie.get(path)).body);
       expect(live.data.map((u) => u.first_name)).toEqual(['Ali', 'Beth', 'Priya']);
       const all = associatedUsersPageSchema.parse((await jamie.get(`${path}?with_trashed=1`)).body);
-      const dan = all.data.find((u) => u.first_name === 'Dan');
+      const dan = all.data.find((u) => u.id === ids.user['demo/carer.dan']);
       expect(dan?.deleted_at).toMatch(/\.\d{6}Z$/);
+      expect(dan).toMatchObject({ first_name: '', last_name: '', job_title: null, has_photo: false });
       // A replica that had everything up to the old checkpoint gets exactly the tombstone.
       const since = await jamie.get(`${path}?${q({ with_trashed: '1', 'checkpoint[updated_at]': page.data.map((u) => u.updated_at).sort().at(-1)!, 'checkpoint[id]': 'ffffffff-ffff-4fff-bfff-ffffffffffff' })}`);
       const sincePage = associatedUsersPageSchema.parse(since.body);
-      expect(sincePage.data.map((u) => [u.first_name, u.deleted_at !== null])).toEqual([['Dan', true]]);
+      expect(sincePage.data.map((u) => [u.id, u.deleted_at !== null])).toEqual([[ids.user['demo/carer.dan'], true]]);
     } finally {
       await server.db.updateTable('home_staff').set({ deleted_at: null, updated_at: sql`now()` }).where('user_id', '=', ids.user['demo/carer.dan']!).execute();
     }

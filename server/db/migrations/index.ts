@@ -11,6 +11,7 @@ import { listIndexes } from './0009-list-indexes';
 import { entryVersions } from './0010-entry-versions';
 import { scaleOut } from './0011-scale-out';
 import { calendarSyncTime } from './0012-calendar-sync-time';
+import { residentHomeStays } from './0013-resident-home-stays';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-entry-versions': entryVersions,
   '0011-scale-out': scaleOut,
   '0012-calendar-sync-time': calendarSyncTime,
+  '0013-resident-home-stays': residentHomeStays,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,8 +7,9 @@ import type { Database } from '../../db/schema';
 import { applyListQuery, syncSelect, type ListRequest, type ListSpec } from '../../lib/list-query';
 import { isoMicros } from '../../lib/timestamps';
 import type { SignedIn } from '../../plugins/session';
-import { reachableResident, rewardImageReadable, type ReachableResident } from '../access';
+import { ownResidentId, reachableResident, rewardImageReadable, type ReachableResident } from '../access';
 import { filesOf } from '../entries/present';
+import { homesLivedIn, perHomeSync } from '../residents/home-stays';
 
 /**
  * Reads of a home's rewards catalogue. The young person's view (GET /v1/projects/residents/rewards)
@@ -19,7 +20,8 @@ import { filesOf } from '../entries/present';
  * nothing but the id and the time (as documents'): a reward staff draft paused, or pause and
  * withdraw, never reaches their device with its name, words, cost or picture. Filters of their
  * catalogue apply to live rows only (a tombstone has nothing to match) and its sorts order live rows
- * only (REWARD_SPEC), so no filter or sort tells its name.
+ * only (REWARD_SPEC), so no filter or sort tells its name. A young person who moved home also gets a
+ * blank tombstone for each reward of the home they left (residents/home-stays.ts).
  */
 const reward = (c: string) => sql.ref(`reward.${c}`);
 
@@ -42,7 +44,10 @@ const base = {
   id: reward('id'),
 };
 
-const youngPersonDeletedAt = sql`coalesce(reward.deleted_at, case when reward.active then null else reward.updated_at end)`;
+/** Paused or withdrawn: gone for the young person (on the rewards table, before readerRewards). */
+const pausedOrWithdrawn = sql`coalesce(reward.deleted_at, case when reward.active then null else reward.updated_at end)`;
+/** The young person's columns of readerRewards. */
+const youngPersonDeletedAt = reward('sync_deleted_at');
 
 /** A sort key of live rewards only: null for a tombstone, so tombstones order by the id that ends every sort. */
 const liveOnly = (expr: Expression<unknown>) => sql`case when ${youngPersonDeletedAt} is null then ${expr} end`;
@@ -56,6 +61,7 @@ const liveOnly = (expr: Expression<unknown>) => sql`case when ${youngPersonDelet
 export const REWARD_SPEC: ListSpec = {
   ...base,
   sorts: Object.fromEntries(Object.entries(base.sorts).map(([name, expr]) => [name, Array.isArray(expr) ? expr.map(liveOnly) : liveOnly(expr as Expression<unknown>)])),
+  updatedAt: reward('sync_updated_at'),
   deletedAt: youngPersonDeletedAt,
 };
 
@@ -66,29 +72,41 @@ export const STAFF_REWARD_SPEC: ListSpec = {
   deletedAt: reward('deleted_at'),
 };
 
-/** The rewards of one home (tombstones included: the spec's deletedAt and with_trashed decide). */
+const rewardColumns = ['reward.home_id', 'reward.name', 'reward.description', 'reward.points', 'reward.active', 'reward.position'] as const;
+
+/** The rewards of one home as staff see them (tombstones included: the spec's deletedAt and with_trashed decide). */
 export function homeRewardsQuery(db: Kysely<Database>, tenantId: string, homeId: string, spec: ListSpec) {
   return db
     .selectFrom('rewards as reward')
-    .select([
-      ...syncSelect(spec),
-      'reward.home_id',
-      'reward.name',
-      'reward.description',
-      'reward.points',
-      'reward.active',
-      'reward.position',
-      isoMicros(reward('created_at')).as('created_at'),
-    ])
+    .select([...syncSelect(spec), ...rewardColumns, isoMicros(reward('created_at')).as('created_at')])
     .where('reward.tenant_id', '=', tenantId)
     .where('reward.home_id', '=', homeId);
 }
 
 export type RewardRow = Awaited<ReturnType<ReturnType<typeof homeRewardsQuery>['execute']>>[number];
 
-/** The young person's catalogue (GET /v1/projects/residents/rewards): filters match live rewards only; tombstones always come (with_trashed=1). */
-export function catalogueQuery(db: Kysely<Database>, tenantId: string, homeId: string, list: ListRequest) {
-  let rows = homeRewardsQuery(db, tenantId, homeId, REWARD_SPEC);
+/**
+ * The catalogue rows of a young person's view, with REWARD_SPEC's replication columns: their home's
+ * rewards and, `withLeft` (the young person themselves), those of the homes they left (home-stays.ts).
+ */
+function readerRewards(db: Kysely<Database>, tenantId: string, residentId: string, withLeft: boolean) {
+  const sync = perHomeSync('lived', { updatedAt: reward('updated_at'), deletedAt: pausedOrWithdrawn, createdAt: reward('created_at') });
+  return db
+    .selectFrom('rewards as reward')
+    .innerJoin(homesLivedIn(db, tenantId, residentId, withLeft).as('lived'), 'lived.home_id', 'reward.home_id')
+    .select(['reward.id', ...rewardColumns, 'reward.created_at', sync.updatedAt.as('sync_updated_at'), sync.deletedAt.as('sync_deleted_at')])
+    .where('reward.tenant_id', '=', tenantId)
+    .where(sync.known);
+}
+
+/**
+ * The young person's catalogue (GET /v1/projects/residents/rewards) as `resident` sees it (`self`:
+ * the young person themselves): filters match live rewards only; tombstones always come (with_trashed=1).
+ */
+export function catalogueQuery(db: Kysely<Database>, tenantId: string, resident: { id: string; isSelf: boolean }, list: ListRequest) {
+  let rows = db
+    .selectFrom(readerRewards(db, tenantId, resident.id, resident.isSelf).as('reward'))
+    .select([...syncSelect(REWARD_SPEC), ...rewardColumns, isoMicros(reward('created_at')).as('created_at')]);
   if (list.where.length > 0) rows = rows.where(sql<SqlBool>`(${REWARD_SPEC.deletedAt} is not null or (${sql.join(list.where, sql` and `)}))`);
   return applyListQuery(rows, { ...list, where: [] }, REWARD_SPEC);
 }
@@ -169,13 +187,7 @@ export async function rewardFileReadable(app: FastifyInstance, auth: SignedIn, r
  */
 export async function catalogueResident(app: FastifyInstance, auth: SignedIn, residentId: string | undefined): Promise<ReachableResident> {
   if (residentId) return reachableResident(app, auth, residentId);
-  const own = await app.db
-    .selectFrom('residents')
-    .select('id')
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const own = await ownResidentId(app, auth);
   if (!own) throw new HttpError(422, chosen.validationFailed, { resident_id: [rewardMessages.residentRequired] });
-  return reachableResident(app, auth, own.id);
+  return reachableResident(app, auth, own);
 }

@@ -29,26 +29,36 @@ export const FORM_SPEC: ListSpec = {
  * readsEveryForm): the versions of their live objectives' logs (when the log was made), of the
  * live form documents they may read (the document's last change or the last change of their right
  * to read it), and every form those versions name in a related-forms question (they show its name).
- * A form no longer given sends no tombstone: its name stays on the device until sign-out.
+ * A form given only through form documents they lost (they moved home, the document was shared
+ * elsewhere: document_access_changes) and unchanged by staff since is `lost` then: a blank tombstone.
+ * Any other form no longer given sends no tombstone: its name stays on the device until sign-out.
  */
 function givenForms(auth: SignedIn) {
-  return sql<{ form_id: string; given_at: Date }>`(
+  const readable = documentReadable(auth, 'doc');
+  return sql<{ form_id: string; live: boolean; given_at: Date }>`(
     with given_versions as (
-      select log.form_version_id as version_id, log.created_at as given_at
+      select log.form_version_id as version_id, log.created_at as given_at, true as live
       from task_logs log join tasks task on task.id = log.task_id
       where log.tenant_id = ${auth.tenantId} and log.deleted_at is null and task.deleted_at is null and ${taskReadable(auth)}
       union all
-      select doc.form_version_id, greatest(doc.updated_at, access.changed_at)
+      select doc.form_version_id, greatest(doc.updated_at, access.changed_at), true
       from documents doc
       left join document_access_changes access on access.document_id = doc.id and access.user_id = ${auth.userId}
-      where doc.form_version_id is not null and doc.deleted_at is null and ${documentReadable(auth, 'doc')}
-    ), given as (
-      select fv.form_id::text as form_id, v.given_at, fv.fields from given_versions v join form_versions fv on fv.id = v.version_id
-    )
-    select named.form_id, max(named.given_at) as given_at from (
-      select g.form_id, g.given_at from given g
+      where doc.form_version_id is not null and doc.deleted_at is null and ${readable}
       union all
-      select lower(rel.id), g.given_at from given g
+      select doc.form_version_id, access.changed_at, false
+      from document_access_changes access join documents doc on doc.id = access.document_id
+      where access.user_id = ${auth.userId} and doc.form_version_id is not null and doc.deleted_at is null
+        and doc.content_updated_at <= access.changed_at and (${readable}) is not true
+    ), given as (
+      select fv.form_id::text as form_id, v.given_at, v.live, fv.fields from given_versions v join form_versions fv on fv.id = v.version_id
+    )
+    select named.form_id, bool_or(named.live) as live,
+      coalesce(max(named.given_at) filter (where named.live), max(named.given_at)) as given_at
+    from (
+      select g.form_id, g.given_at, g.live from given g
+      union all
+      select lower(rel.id), g.given_at, g.live from given g
       cross join lateral jsonb_array_elements(case when jsonb_typeof(g.fields) = 'array' then g.fields else '[]'::jsonb end) field
       cross join lateral jsonb_array_elements_text(
         case when field ->> 'kind' = 'related_forms' and jsonb_typeof(field -> 'related_form_ids') = 'array' then field -> 'related_form_ids' else '[]'::jsonb end
@@ -69,8 +79,9 @@ export async function formsQuery(app: FastifyInstance, auth: SignedIn) {
       'form.name',
       'form.description',
       'form.created_at',
-      'form.deleted_at',
-      (everyForm ? sql<Date>`form.updated_at` : sql<Date>`greatest(form.updated_at, given.given_at)`).as('sync_updated_at'),
+      (everyForm ? sql<Date | null>`form.deleted_at` : sql<Date | null>`case when given.live then form.deleted_at else given.given_at end`).as('deleted_at'),
+      (everyForm ? sql<Date>`form.updated_at` : sql<Date>`case when given.live then greatest(form.updated_at, given.given_at) else given.given_at end`).as('sync_updated_at'),
+      (everyForm ? sql<boolean>`false` : sql<boolean>`not given.live`).as('lost'),
     ])
     .where('form.tenant_id', '=', auth.tenantId);
   return app.db
@@ -78,11 +89,19 @@ export async function formsQuery(app: FastifyInstance, auth: SignedIn) {
     .innerJoin('form_versions as fv', (join) =>
       join.onRef('fv.form_id', '=', 'f.id').on(sql<boolean>`fv.version = (select max(v.version) from form_versions v where v.form_id = f.id)`),
     )
-    .select([...syncSelect(FORM_SPEC), 'f.name', 'f.description', 'fv.id as version_id', 'fv.version', 'fv.fields', isoMicros(f('created_at')).as('created_at')]);
+    .select([...syncSelect(FORM_SPEC), 'f.lost', 'f.name', 'f.description', 'fv.id as version_id', 'fv.version', 'fv.fields', isoMicros(f('created_at')).as('created_at')]);
 }
 
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const EPOCH = '1970-01-01T00:00:00.000000Z';
+
+/** The contract's forms; a lost form (givenForms) as a tombstone with nothing but the id and the times. */
 export const presentForms = (rows: Awaited<ReturnType<Awaited<ReturnType<typeof formsQuery>>['execute']>>): Form[] =>
-  rows.map((r) => ({ id: r.id, updated_at: r.updated_at, deleted_at: r.deleted_at, name: r.name, description: r.description, version_id: r.version_id, version: r.version, fields: r.fields, created_at: r.created_at }));
+  rows.map((r) =>
+    r.lost
+      ? { id: r.id, updated_at: r.updated_at, deleted_at: r.deleted_at ?? r.updated_at, name: '', description: null, version_id: NIL_UUID, version: 0, fields: [], created_at: EPOCH }
+      : { id: r.id, updated_at: r.updated_at, deleted_at: r.deleted_at, name: r.name, description: r.description, version_id: r.version_id, version: r.version, fields: r.fields, created_at: r.created_at },
+  );
 
 /** The newest version of a live form of the tenant, or undefined. */
 export async function latestFormVersion(db: Kysely<Database> | Transaction<Database>, tenantId: string, formId: string) {

@@ -13,7 +13,8 @@ import { EXCHANGE_SPEC, homeExchangesQuery, presentExchanges, residentExchangesQ
  * Rewards, reads (SPEC §7 Rewards and the staff additions in docs/api.md), all checkpoint lists:
  * - GET /v1/projects/residents/rewards?resident_id=&relations[]=image: the catalogue of that young
  *   person's home (paused and withdrawn rewards are tombstones that carry nothing but the id and
- *   the time; filters match live rewards only). A static segment: Fastify matches
+ *   the time, as are, for the young person, the rewards of a home they left; filters match live
+ *   rewards only). A static segment: Fastify matches
  *   `rewards` before the `:id` of GET /v1/projects/residents/{id}, so it is never read as an id.
  * - GET /v1/projects/residents/{id}/rewards/history: their exchanges, newest first.
  * - staff: GET /v1/homes/{id}/rewards (paused ones too), GET /v1/homes/{id}/reward-exchanges.
@@ -25,7 +26,7 @@ export default async function rewardReadRoutes(app: FastifyInstance) {
     const { resident_id } = parse(rewardsQuerySchema, request.query ?? {});
     const resident = await catalogueResident(app, auth, resident_id);
     const list = parseListQuery(request.query, REWARD_SPEC);
-    const page = await fetchPage(app.syncHorizon, list, () => catalogueQuery(app.db, auth.tenantId, resident.home_id, list).execute());
+    const page = await fetchPage(app.syncHorizon, list, () => catalogueQuery(app.db, auth.tenantId, resident, list).execute());
     return { ...page, data: await presentRewards(app.db, auth.tenantId, page.data, { blankTombstones: true }) };
   });
 
