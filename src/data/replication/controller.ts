@@ -211,7 +211,25 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     refreshSyncing();
   }
 
-  const rotaHome = identity.homeId ?? identity.homeIds[0] ?? null;
+  let rotaHome = identity.homeId ?? identity.homeIds[0] ?? null;
+
+  /**
+   * A young person's roster follows their record's home: staff can move them to another home while
+   * the app is open, and the old home's roster then answers 404 (its shifts come back as tombstones
+   * with the new home's). The identity names the home the replica opened with.
+   */
+  function followHome(): () => void {
+    if (!identity.residentId) return () => undefined;
+    const subscription = db.resident.findOne(identity.residentId).$.subscribe((doc) => {
+      const home = (doc?.toJSON() as { home_id?: string | null } | undefined)?.home_id;
+      if (!home || home === rotaHome || stopped) return;
+      rotaHome = home;
+      void cancel('rota').then(() => {
+        if (!stopped && rotaHome === home) run(rotaReplication(home, rotaDay));
+      });
+    });
+    return () => subscription.unsubscribe();
+  }
 
   /** Every replication this person has (the comment threads come and go with their screens). */
   function planned(): Replicated[] {
@@ -274,7 +292,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   function leaderDuties(): void {
     if (stopped) return;
-    cleanups.push(setResyncTarget(reSync));
+    cleanups.push(setResyncTarget(reSync), followHome());
     if (options.liveTriggers === false) return;
     cleanups.push(openChangeStream({ onChange: (topics) => reSync(topics), onOpen: () => reSync() }));
     if (typeof window !== 'undefined') {
