@@ -5,17 +5,19 @@ import { ONE_VIEWPORT } from './support/tags';
 // The page's requests, not the worker's cache: a chunk the network refuses once.
 test.use({ serviceWorkers: 'block' });
 
-test('a screen whose code fails to load once opens after one reload, at the address that was tapped', ONE_VIEWPORT, async ({ page }) => {
+test('a screen whose code cannot load in this page opens after one reload, at the address that was tapped', ONE_VIEWPORT, async ({ page }) => {
   await signInAsJamie(page);
   await expect(page).toHaveTitle('Hearth - Dashboard');
+  // Refused for as long as this document lives (a new build replaced the file): the bundler's
+  // modulepreload and the import itself may each ask for it, in either order, and only a reload helps.
   let refused = 0;
+  const documents: string[] = [];
   await page.route(/\/assets\/calendar-page-[^/]+\.js$/, async (route) => {
-    if (refused === 0) {
+    if (documents.length === 0) {
       refused += 1;
       await route.abort('failed');
     } else await route.continue();
   });
-  const documents: string[] = [];
   page.on('request', (request) => {
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.push(new URL(request.url()).pathname);
   });
@@ -25,6 +27,6 @@ test('a screen whose code fails to load once opens after one reload, at the addr
   await expect(page).toHaveURL(/\/calendar$/);
   await expect(page).toHaveTitle('Hearth - Calendar');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  expect(refused).toBe(1);
+  expect(refused).toBeGreaterThanOrEqual(1);
   expect(documents).toEqual(['/calendar']);
 });
