@@ -31,6 +31,20 @@ export interface EndedSessions {
   userId?: string;
   /** ...but this one (the session that changed the password stays). */
   exceptSessionId?: string;
+  /**
+   * This session stays but has a new token: its streams opened with an older one end (a copy of the
+   * cookie taken before the password change). Only the session id travels; each stream asks the
+   * database whether its token is still the session's, so no token or hash leaves the process.
+   */
+  renewedSessionId?: string;
+}
+
+/** What a stream does when its session ends, or gets a new token. */
+export interface SessionEndHandlers {
+  /** The session ended: close now. */
+  end(): void;
+  /** The session has a new token: close if this stream was opened with another. */
+  renewed(): void;
 }
 
 /** Who holds a stream: their own resident record (young people) and the homes they belong to. */
@@ -110,12 +124,13 @@ export class Notifier {
     this.emitter.emit(EVERYTHING);
   }
 
-  /** Calls `end` when this session is among ended ones; returns the unsubscribe. */
-  onSessionEnded(tenantId: string, session: { sessionId: string; userId: string }, end: () => void): () => void {
+  /** Calls `end` when this session is among ended ones, `renewed` when it got a new token; returns the unsubscribe. */
+  onSessionEnded(tenantId: string, session: { sessionId: string; userId: string }, on: SessionEndHandlers): () => void {
     const listener = (ended: EndedSessions) => {
       const thisOne = ended.sessionId === session.sessionId;
       const allOfThem = ended.userId === session.userId && ended.exceptSessionId !== session.sessionId;
-      if (thisOne || allOfThem) end();
+      if (thisOne || allOfThem) on.end();
+      else if (ended.renewedSessionId === session.sessionId) on.renewed();
     };
     this.emitter.on(`ended:${tenantId}`, listener);
     return () => this.emitter.off(`ended:${tenantId}`, listener);

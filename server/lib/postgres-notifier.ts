@@ -20,10 +20,12 @@ import { Notifier, type ChangeScope, type EndedSessions } from './notifier';
  *   30 s finds a connection that died silently), and then tells its streams that anything may have
  *   changed: notifications sent while it was not listening are gone, and a replica that pulls
  *   catches up with whatever they said.
- * A message carries ids and topic names only, never content, well below NOTIFY's 8,000 bytes: a
- * scope with many readers (an entry shared with many staff) is split into several messages whose
- * reader lists together make the whole. Notifications are sent after the write committed (the
- * callers publish after their transaction), so a process that hears one and pulls sees the rows.
+ * A message carries ids and topic names only, never content nor a session's token or its hash (a
+ * session that got a new token is named by its id; each stream checks its own token against the
+ * row), well below NOTIFY's 8,000 bytes: a scope with many readers (an entry shared with many
+ * staff) is split into several messages whose reader lists together make the whole. Notifications
+ * are sent after the write committed (the callers publish after their transaction), so a process
+ * that hears one and pulls sees the rows (or a session row's new token).
  */
 const PAYLOAD_LIMIT = 7_900;
 const HEALTH_EVERY_MS = 30_000;
@@ -52,7 +54,8 @@ const messageSchema = z.discriminatedUnion('k', [
     v: z.literal(1),
     o: z.string(),
     k: z.literal('ended'),
-    e: z.object({ t: uuid, s: uuid.optional(), u: uuid.optional(), x: uuid.optional() }),
+    // n: the session that got a new token (EndedSessions.renewedSessionId); an older process ignores it.
+    e: z.object({ t: uuid, s: uuid.optional(), u: uuid.optional(), x: uuid.optional(), n: uuid.optional() }),
   }),
 ]);
 type Message = z.infer<typeof messageSchema>;
@@ -97,6 +100,7 @@ export function endedMessage(origin: string, ended: EndedSessions): string {
       ...(ended.sessionId ? { s: ended.sessionId } : {}),
       ...(ended.userId ? { u: ended.userId } : {}),
       ...(ended.exceptSessionId ? { x: ended.exceptSessionId } : {}),
+      ...(ended.renewedSessionId ? { n: ended.renewedSessionId } : {}),
     },
   } satisfies Message);
 }
@@ -192,7 +196,7 @@ export class PostgresNotifier extends Notifier {
       this.deliver({ tenantId: s.t, homeId: s.h, residentId: s.r, ...(readers ? { readers } : {}) }, parsed.c as SyncTopic[]);
     } else {
       const { e } = parsed;
-      this.deliverEnded({ tenantId: e.t, sessionId: e.s, userId: e.u, exceptSessionId: e.x });
+      this.deliverEnded({ tenantId: e.t, sessionId: e.s, userId: e.u, exceptSessionId: e.x, renewedSessionId: e.n });
     }
   }
 

@@ -85,8 +85,10 @@ export async function startSession(
 }
 
 /**
- * A new token for the current session, in the same row (so its event stream stays open): once the
- * password changed, a copy of the old cookie, stolen from this very browser, no longer works.
+ * A new token for the current session, in the same row: once the password changed, a copy of the
+ * old cookie, stolen from this very browser, no longer works. The caller tells the notifier
+ * (`renewedSessionId`): the session's event streams opened with the old token end, a thief's and
+ * this browser's alike, and the browser's reconnects with the new cookie.
  * `write` stores the new token's hash (in the caller's transaction); `send` then gives the browser
  * the token and an anti-forgery token bound to it, after that transaction committed.
  */

@@ -11,7 +11,9 @@ import { paths } from '../../../src/contract/paths';
  * again. `event: change` with data `{"collections":[...]}` (contract SYNC_TOPICS) whenever a row
  * they can see changes; a `: ping` comment every 25 s keeps proxies from closing the connection.
  * The stream ends when the session ends: at once on logout or a password change (the notifier says
- * so), at the next ping when it expired; and when the server closes.
+ * so), at the next ping when it expired; and when the server closes. It also ends when its session
+ * gets a new token (a password change) and it was opened with the old one: at once, each stream
+ * checking the session row, and at the next ping should that notice be lost.
  * Notifications come from lib/notifier.ts: this process's own writes, and on PostgreSQL every
  * other process's too (lib/postgres-notifier.ts), filtered here by the one audience rule.
  */
@@ -51,18 +53,33 @@ export default async function syncStreamRoute(app: FastifyInstance) {
       const event: ChangeEvent = { collections };
       res.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`);
     });
-    // Logout or a password change ends the stream at once, not at the next ping.
-    const stopOnEnd = app.notifier.onSessionEnded(auth.tenantId, { sessionId: auth.sessionId, userId: auth.userId }, () => res.end());
+    // The token this stream was opened with: a password change gives the session a new one in the
+    // same row, and a stream opened with the old one (perhaps by a copy of the cookie) must end.
+    const openedWith = request.session!.tokenHash;
     const sessionAlive = async () => {
       const row = await app.db
         .selectFrom('sessions')
         .select('id')
         .where('id', '=', auth.sessionId)
+        .where('token_hash', '=', openedWith)
         .where('idle_expires_at', '>', sql<Date>`now()`)
         .where('absolute_expires_at', '>', sql<Date>`now()`)
         .executeTakeFirst();
       return row !== undefined;
     };
+    const endUnlessAlive = () => {
+      sessionAlive()
+        .then((alive) => {
+          if (!alive) res.end();
+        })
+        .catch(() => res.end());
+    };
+    // Logout or a password change ends the stream at once, not at the next ping.
+    const stopOnEnd = app.notifier.onSessionEnded(
+      auth.tenantId,
+      { sessionId: auth.sessionId, userId: auth.userId },
+      { end: () => res.end(), renewed: endUnlessAlive },
+    );
     const ping = setInterval(() => {
       sessionAlive()
         .then((alive) => (alive ? res.write(': ping\n\n') : res.end()))

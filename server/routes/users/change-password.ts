@@ -36,8 +36,9 @@ export default async function changePasswordRoute(app: FastifyInstance) {
       await token.write(tx, auth.sessionId);
     });
     token.send(app, reply);
-    // Their event streams close now too, not at their next ping.
-    app.notifier.endSessions({ tenantId: auth.tenantId, userId: auth.userId, exceptSessionId: auth.sessionId });
+    // Their event streams close now too, not at their next ping; so do this session's streams opened
+    // with its old token (a copied cookie's, and this browser's own, which reconnects with the new one).
+    app.notifier.endSessions({ tenantId: auth.tenantId, userId: auth.userId, exceptSessionId: auth.sessionId, renewedSessionId: auth.sessionId });
     return { success: true as const, message: chosen.passwordChanged };
   };
 
