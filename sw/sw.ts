@@ -9,7 +9,9 @@
  * - Replays the outbox (src/data/outbox/replay, the same code the page runs when no worker
  *   controls it). Workbox's Queue is used only for its Background Sync plumbing (tag, sync event,
  *   start-up replay where the browser has no Background Sync); the entries live in the outbox's own
- *   encrypted IndexedDB store, see docs/offline-outbox.md.
+ *   encrypted IndexedDB store, see docs/offline-outbox.md. Open pages hear what each of its requests
+ *   got (./worker-transport.ts), so they notice a Wi-Fi that reaches nothing, and its end, as they
+ *   do from their own requests.
  * - Push (./push.ts): re-sync open pages, pull ahead for a closed app, a content-free notification,
  *   and a click that opens the screen the push names.
  */
@@ -18,11 +20,12 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { replayOutbox, type ReplayReport } from '@/data/outbox/replay';
-import { OUTBOX_CHANNEL, OUTBOX_QUEUE_NAME, type OutboxCommand, type OutboxMessage } from '@/data/outbox/types';
+import { OUTBOX_QUEUE_NAME, type OutboxCommand } from '@/data/outbox/types';
 import { workerDataKey } from './worker-key';
 import { getActiveOwner, outboxDatabaseFor } from '@/data/owner';
 import { workerTransport, rememberPageToken } from './worker-transport';
 import { onNotificationClick, onPush } from './push';
+import { postToPages } from './page-channel';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -89,16 +92,6 @@ clientsClaim();
 
 // --- outbox ------------------------------------------------------------------------------------
 
-let channel: BroadcastChannel | null = null;
-function notify(message: OutboxMessage): void {
-  try {
-    channel ??= new BroadcastChannel(OUTBOX_CHANNEL);
-    channel.postMessage(message);
-  } catch {
-    void self.clients.matchAll({ type: 'window' }).then((clients) => clients.forEach((client) => client.postMessage(message)));
-  }
-}
-
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
 async function replay(): Promise<ReplayReport> {
@@ -109,7 +102,7 @@ async function replay(): Promise<ReplayReport> {
     databaseName: outboxDatabaseFor(owner),
     getKey: () => workerDataKey(owner),
     transport: workerTransport,
-    notify,
+    notify: postToPages,
   });
   // While the worker is alive, try again when the earliest backed-off entry is due.
   if (retryTimer) clearTimeout(retryTimer);

@@ -1,9 +1,12 @@
 import { CSRF_COOKIE_NAME } from '@/contract/http';
 import { paths } from '@/contract/paths';
 import { retryAfterMs } from '@/contract/retry-after';
+import { reachMessage } from '@/data/outbox/reach-message';
 import type { Transport, TransportResponse } from '@/data/outbox/replay';
+import { postToPages } from './page-channel';
 
-declare const self: ServiceWorkerGlobalScope;
+/** What this module uses of the worker's scope, by shape, so the page's unit tests can load it. */
+declare const self: { readonly location: { readonly origin: string }; readonly cookieStore?: CookieStore };
 
 /**
  * The worker's transport for the outbox.
@@ -13,6 +16,10 @@ declare const self: ServiceWorkerGlobalScope;
  *    after GET {base}/auth/csrf-cookie when it is missing (the session cookie travels with it);
  * 2. the token the page passed with its last flush/resume message (kept in memory only);
  * 3. otherwise null: the replayer stops and asks a page to replay (`outbox:need-page`).
+ *
+ * Each write's outcome goes to the open pages (./page-channel.ts, src/data/outbox/reach-message.ts):
+ * any HTTP answer means the server is there, a network failure (or no answer before the replayer's
+ * timeout aborts the request) counts towards "unreachable", as the page's own transport reports.
  */
 let pageToken: string | null = null;
 
@@ -29,7 +36,7 @@ function decode(value: string): string {
 }
 
 async function cookieStoreToken(base: string): Promise<string | null> {
-  const store = (self as { cookieStore?: CookieStore }).cookieStore;
+  const store = self.cookieStore;
   if (!store || typeof store.get !== 'function') return null;
   try {
     const cookie = await store.get(CSRF_COOKIE_NAME);
@@ -50,9 +57,10 @@ export const workerTransport: Transport = {
     return (await cookieStoreToken(base)) ?? pageToken;
   },
   async send(request): Promise<TransportResponse> {
+    const url = new URL(request.url, self.location.origin);
     let response: Response;
     try {
-      response = await fetch(new URL(request.url, self.location.origin), {
+      response = await fetch(url, {
         method: request.method,
         headers: request.headers,
         body: request.body,
@@ -61,8 +69,10 @@ export const workerTransport: Transport = {
         signal: request.signal,
       });
     } catch {
+      postToPages(reachMessage(url.href, false));
       return { status: 0, body: null };
     }
+    postToPages(reachMessage(url.href, true));
     const text = await response.text().catch(() => '');
     let body: unknown = null;
     try {

@@ -13,6 +13,10 @@ import { getApiBase } from './base-address';
  * no answer between mean unreachable. Then a probe asks the server's health every few seconds
  * (5 s, doubling to 30 s) until it answers; the browser coming online probes at once. Nothing runs
  * until a request has failed: importing this starts nothing.
+ *
+ * The service worker's replays of the outbox count too (`noteOutcomeOf`, heard through the outbox's
+ * channel: src/data/outbox/worker-reach.ts): when it is the worker that sends, the page's own
+ * requests may be few, and an answer the worker got means the server is back.
  */
 
 /** Network failures in a row, with no answer between, that make the server unreachable. */
@@ -50,6 +54,29 @@ export function noteNetworkFailure(): void {
   if (failures < FAILURES_BEFORE_UNREACHABLE) return;
   set(true);
   if (!probeTimer) scheduleProbe(PROBE_FIRST_MS);
+}
+
+/**
+ * The outcome of a request this page did not make (the service worker's replay of the outbox),
+ * counted as the page's own are, but only when it went to the server this page talks to: a write
+ * queued for another address (before the person changed region) says nothing about this one.
+ */
+export function noteOutcomeOf(url: string, answered: boolean): void {
+  if (!isThisServer(url)) return;
+  if (answered) noteAnswered();
+  else noteNetworkFailure();
+}
+
+function isThisServer(url: string): boolean {
+  const here = globalThis.location?.href;
+  if (!here) return false;
+  try {
+    const base = new URL(`${getApiBase()}/`, here);
+    const target = new URL(url, here);
+    return target.origin === base.origin && target.pathname.startsWith(base.pathname);
+  } catch {
+    return false;
+  }
 }
 
 /** True once requests fail while the browser says it is online, until the server answers again. */

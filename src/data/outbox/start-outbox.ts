@@ -14,6 +14,7 @@ import {
   resumeOutbox,
 } from './outbox';
 import type { OutboxMessage } from './types';
+import { listenToWorkerReach } from './worker-reach';
 
 let started = false;
 const HEARTBEAT_MS = 10_000;
@@ -30,7 +31,8 @@ function tryNow(): void {
 /**
  * App start: replay what is waiting (entries written offline before the app was closed), apply
  * outcomes the worker produced while no page was open, and replay again when the browser comes
- * back online, when the page becomes visible, and after the person signs in again.
+ * back online, when the page becomes visible, and after the person signs in again. What the
+ * worker's replays got counts towards whether the server is reachable (./worker-reach.ts).
  */
 export function startOutbox(): () => void {
   if (started) return () => undefined;
@@ -44,6 +46,8 @@ export function startOutbox(): () => void {
   cleanups.push(() => window.removeEventListener('online', onOnline));
   // A Wi-Fi that reached nothing reaches the server again: no `online` event says so.
   cleanups.push(onReachableAgain(onOnline));
+  // The worker's replays tell whether the server answers, as this page's own requests do.
+  cleanups.push(listenToWorkerReach());
 
   const onVisible = () => {
     if (document.visibilityState === 'visible') flushOutbox();
