@@ -60,6 +60,7 @@ import pushSubscribeRoute from './routes/push/subscribe';
 import pushUnsubscribeRoute from './routes/push/unsubscribe';
 import appSettingsRoute from './routes/residents/app-settings';
 import residentHomeRoute from './routes/residents/home';
+import residentFeaturesRoute from './routes/residents/features';
 import associatedUsersRoute from './routes/residents/associated-users';
 import projectSettingRoute from './routes/residents/settings';
 import showResidentRoute from './routes/residents/show';
@@ -222,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(showResidentRoute);
       await api.register(appSettingsRoute);
       await api.register(residentHomeRoute);
+      await api.register(residentFeaturesRoute);
       await api.register(associatedUsersRoute);
       await api.register(projectSettingRoute);
       await api.register(staffRosterRoute);

@@ -157,6 +157,8 @@ export const paths = {
   appSettings: restRoute('/v1/projects/residents/:id/app-settings'),
   /** Addition, staff of the young person's home only: PUT (or POST with `_method=PUT`) `home_id` moves them to another home of the site. */
   residentHome: restRoute('/v1/projects/residents/:id/home'),
+  /** Addition, staff of the young person's home only: PUT (or POST with `_method=PUT`) any of `journal_enabled`, `voice_enabled`, `rewards_enabled` (0 or 1). */
+  residentFeatures: restRoute('/v1/projects/residents/:id/features'),
   nsfwCheck: restRoute('/v1/projects/residents/:id/photos/nsfw'),
   emojis: restRoute('/v1/tags/icons/emojis'),
   /** Documents (issue 11): GET the list (checkpoint query); staff POST to share (docs/api.md). */

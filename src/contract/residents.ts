@@ -43,6 +43,35 @@ export const HOME_REQUIRED = 'Please choose one of the homes of this site';
 export const residentHomeUpdateSchema = z.object({ home_id: z.uuid({ error: HOME_REQUIRED }) });
 export type ResidentHomeUpdate = z.infer<typeof residentHomeUpdateSchema>;
 
+/** The flags staff switch per young person (SPEC §1, §6); the young-person details carry them. */
+export const FEATURE_FLAGS = ['journal_enabled', 'voice_enabled', 'rewards_enabled'] as const;
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+/** The field errors of a change of flags (docs/decisions.md "Staff switch a young person's features"). */
+export const featureMessages = {
+  value: 'Send 0 (off) or 1 (on)',
+  unknown: 'Not a feature flag',
+  nothing: 'Nothing to update',
+} as const;
+const flagValueSchema = z.union([z.literal(0), z.literal(1)], { error: featureMessages.value });
+const isFeatureFlag = (key: string): key is FeatureFlag => (FEATURE_FLAGS as readonly string[]).includes(key);
+/**
+ * PUT /v1/projects/residents/{id}/features (JSON), staff only: any of the flags, each 0 or 1 (JSON
+ * numbers: true, "1" or null are refused); another key is an error of its own, so a misspelt flag
+ * is never a silent no-op; at least one flag.
+ */
+export const residentFeaturesUpdateSchema = z
+  .looseObject({ journal_enabled: flagValueSchema.optional(), voice_enabled: flagValueSchema.optional(), rewards_enabled: flagValueSchema.optional() })
+  .superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) if (!isFeatureFlag(key)) ctx.addIssue({ code: 'custom', path: [key], message: featureMessages.unknown });
+    if (FEATURE_FLAGS.every((flag) => value[flag] === undefined)) ctx.addIssue({ code: 'custom', message: featureMessages.nothing });
+  })
+  .transform((value) => {
+    const flags: Partial<Record<FeatureFlag, 0 | 1>> = {};
+    for (const flag of FEATURE_FLAGS) if (value[flag] !== undefined) flags[flag] = value[flag];
+    return flags;
+  });
+export type ResidentFeaturesUpdate = z.output<typeof residentFeaturesUpdateSchema>;
+
 const personSchema = z.object({
   id: z.uuid(),
   first_name: z.string(),

@@ -8,6 +8,7 @@ import { toSensitivity } from '../../lib/image-classifier';
 import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
+import { switchedOffError, switchedOn } from './feature-switch';
 
 /** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, rewards and exchanges, documents and their submissions). */
 export type ClientIdTable =
@@ -34,7 +35,7 @@ export interface OwnResident {
   sensitivity: 'low' | 'medium' | 'high';
 }
 
-/** The signed-in young person's own resident record (staff write no entries: 403). */
+/** The signed-in young person's own resident record (staff write no entries: 403; nor a young person whose journal or voice is switched off). */
 export async function ownResident(app: FastifyInstance, auth: SignedIn, kind: EntryKind): Promise<OwnResident> {
   const row = await app.db
     .selectFrom('residents')
@@ -47,7 +48,7 @@ export async function ownResident(app: FastifyInstance, auth: SignedIn, kind: En
     .where('residents.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row) throw new HttpError(403, chosen.forbidden);
-  if ((kind === 'journal' ? row.journal_enabled : row.voice_enabled) !== 1) throw new HttpError(403, chosen.forbidden);
+  if (!switchedOn(row, kind)) throw switchedOffError();
   return { ...row, sensitivity: toSensitivity(row.sensitivity) };
 }
 

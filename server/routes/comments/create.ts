@@ -13,6 +13,7 @@ import { requireAuth, type SignedIn } from '../../plugins/session';
 import { entryReadable } from '../../domain/access';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import { touched } from '../../domain/entries/conflicts';
+import { refuseWhenSwitchedOff } from '../../domain/entries/feature-switch';
 import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { removeRetiredBytes, retireFiles } from '../../domain/uploads/retire';
@@ -33,7 +34,8 @@ import { commentById } from '../../domain/comments/queries';
  * A create may carry the client's `id` (checked first): the same person's comment with that id
  * means the create was sent again (answered as created, nothing changes); any other row with it is
  * 422 `id` (idTaken). On a locked entry (locked_at) the young person can neither comment nor edit
- * their comments (422 locked); staff, who lock entries, still can.
+ * their comments (422 locked); staff, who lock entries, still can. A young person whose journal
+ * (voice) staff switched off can neither reply nor edit a reply there (403, as a new entry): checked first.
  */
 /** Staff who may read a thread, so only they hear of its comments (issue 12, finding 7). */
 const readersOf = (entry: { shared_with: string[]; shared_with_management: boolean }) => ({ userIds: entry.shared_with, managers: entry.shared_with_management });
@@ -44,6 +46,7 @@ const alreadyCreated = (app: FastifyInstance, auth: SignedIn, type: EntryKind, i
 
 async function createComment(app: FastifyInstance, request: FastifyRequest, type: EntryKind): Promise<Comment> {
   const auth = requireAuth(request);
+  await refuseWhenSwitchedOff(app, auth, type);
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   // The client's id, before any other check or file.
   const clientId = clientIdOf(body);
@@ -149,6 +152,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
 
 async function updateComment(app: FastifyInstance, request: FastifyRequest, type: EntryKind): Promise<Comment> {
   const auth = requireAuth(request);
+  await refuseWhenSwitchedOff(app, auth, type);
   const { id } = parse(idParamsSchema, request.params);
   requirePutOverride(request);
   const found = await app.db
