@@ -70,7 +70,8 @@ async function settleFieldRefusal(kind: EntryKind, id: string, sync: SyncState, 
     const created = (doc?.toJSON() as { local_only?: boolean } | undefined)?.local_only === true;
     message = errorsWithoutField(kind, errors)[0] ?? (created ? entryMessages.postFailed : entryMessages.updateFailed);
   }
-  await setSyncState(kind, id, { ...sync, message });
+  // The errors first: a form or list that sees the entry failed finds its field errors already there.
   if (saidBeside) await keepRefusedFields(db, kind, id, sync.outbox_id!, errors);
   else await forgetRefusedFields(db, kind, id);
+  await setSyncState(kind, id, { ...sync, message });
 }
