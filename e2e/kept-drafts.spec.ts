@@ -3,10 +3,13 @@ import { signInAsJamie, submitLogin } from './support/sign-in';
 
 /**
  * What a young person is writing is kept on the device (an encrypted draft in the replica) while
- * they write: it survives a reload, and signing out first says it would be deleted.
+ * they write, the photos they attached too: it survives a reload, and signing out first says it
+ * would be deleted.
  */
 const WORDS = 'I started writing this on the bus and did not finish';
 const KEPT = 'We kept what you started writing on this device.';
+/** A 1×1 PNG: a photo as small as a photo gets (no fixture file). */
+const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /** Logout from wherever this window size keeps it (the bar on wide screens, the menu on phones). */
 async function pressLogout(page: Page): Promise<void> {
@@ -19,7 +22,7 @@ async function pressLogout(page: Page): Promise<void> {
   }
 }
 
-test('words and a drawing being made survive a reload; signing out warns, and deleting them really deletes them', async ({ page }) => {
+test('words, a drawing being made and a photo attached survive a reload; signing out warns, and deleting them really deletes them', async ({ page }) => {
   await signInAsJamie(page);
   await page.goto('/journal');
   const words = page.getByLabel('What’s on your mind?');
@@ -29,6 +32,11 @@ test('words and a drawing being made survive a reload; signing out warns, and de
   await page.getByRole('radio', { name: 'Stamps' }).check();
   await page.getByRole('button', { name: 'Place heart in the middle' }).click();
   await expect(page.getByText('Your drawing has 1 mark.')).toBeVisible();
+  // A photo is kept too, its bytes encrypted beside the draft (a phone's browser may reload the page
+  // while the camera is open): the form marks it once they are stored.
+  const attachments = page.getByRole('group', { name: 'Photos and files' });
+  await page.getByLabel('Add photo or file').setInputFiles({ name: 'bus-window.png', mimeType: 'image/png', buffer: PHOTO });
+  await expect(attachments.locator('li[data-kept="kept"]')).toHaveCount(1);
 
   // The warning stores what waited and counts it: the words are on the device now.
   await pressLogout(page);
@@ -43,6 +51,9 @@ test('words and a drawing being made survive a reload; signing out warns, and de
   await expect(page.getByText(KEPT)).toBeVisible();
   await expect(page.getByLabel('What’s on your mind?')).toHaveValue(WORDS);
   await expect(page.getByText('Your drawing has 1 mark.')).toBeVisible();
+  await expect(attachments.getByRole('button', { name: 'Remove bus-window.png' })).toBeVisible();
+  await expect(attachments.locator('li[data-kept="kept"]')).toHaveCount(1);
+  await expect(attachments.getByText('1 of 5')).toBeVisible();
 
   await pressLogout(page);
   await page.getByRole('dialog', { name: 'You have 1 thing that has not been sent yet' }).getByRole('button', { name: 'Sign out and delete them' }).click();
@@ -55,4 +66,6 @@ test('words and a drawing being made survive a reload; signing out warns, and de
   await expect(page.getByText('Only you will see this entry.')).toBeVisible();
   await expect(page.getByLabel('What’s on your mind?')).toHaveValue('');
   await expect(page.getByText(KEPT)).toHaveCount(0);
+  await expect(attachments.getByText('0 of 5')).toBeVisible();
+  await expect(attachments.getByRole('listitem')).toHaveCount(0);
 });

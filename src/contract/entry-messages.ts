@@ -13,6 +13,11 @@ export const entryLimits = {
   /** Images are resized on the device so the longest side is at most this many pixels. */
   imageMaxDimension: 1600,
   canvasMaxBytes: 2 * 1024 * 1024,
+  /**
+   * What a draft on the device keeps of its attached files, in all (photos counted as they would be
+   * sent, made smaller): one attachment's worth, so a few drafts cannot fill a cheap phone.
+   */
+  draftFilesMaxBytes: 10 * 1024 * 1024,
 } as const;
 
 /** Types accepted for attachments, checked by content (magic bytes) on the server as well as by name. */

@@ -1,9 +1,12 @@
 /**
  * What a young person is writing survives a reload, a session that expires and the sign-out
- * warning (src/data/hooks/use-kept-draft.ts in the entry and reply forms). The drafts live in a
- * map here (./support/fake-drafts.ts); their encrypted store has its own tests (tests/data/drafts.test.ts).
+ * warning (src/data/hooks/use-kept-draft.ts in the entry and reply forms), and so do the files they
+ * attached (src/entries/components/use-kept-files.ts). The drafts and their files live in maps here
+ * (./support/fake-drafts.ts, ./support/fake-draft-files.ts); their encrypted store has its own
+ * tests (tests/data/drafts.test.ts).
  */
 import { act, fireEvent, screen, within } from '@testing-library/react';
+import { entryLimits } from '@/contract/entries';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { draftHasContent, flushDrafts } from '@/data/drafts';
@@ -13,11 +16,13 @@ import { waitUntil } from '../support/wait';
 import { makeAccount } from './support/account';
 import { CATEGORY, categories, comment, emojis, ME, STAFF, voiceEntry } from './support/entry-fixtures';
 import { fakeDrafts } from './support/fake-drafts';
+import { fakeDraftFiles } from './support/fake-draft-files';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
 import { renderApp } from './support/render-app';
 
-vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-drafts')).draftHooks);
+vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-draft-files')).withDraftFiles((await import('./support/fake-drafts')).draftHooks));
+vi.mock('@/data/drafts', async (importOriginal) => ({ ...(await importOriginal<Record<string, unknown>>()), ...(await import('./support/fake-draft-files')).draftFileFns }));
 vi.mock('@/entries/hooks/use-entries', async () => (await import('./support/fake-replica')).entryHooks);
 vi.mock('@/entries/hooks/use-comments', async () => ({ useComments: (await import('./support/fake-replica')).entryHooks.useComments }));
 vi.mock('@/data/hooks/use-associated-users', () => ({ useAssociatedUsers: () => ({ data: [STAFF], loading: false }) }));
@@ -48,6 +53,7 @@ beforeEach(() => {
     Object.assign((globalThis.CSS ??= {} as typeof CSS), { escape: (value: string) => value.replace(/([^\w-])/g, '\\$1') });
   }
   fakeDrafts.reset();
+  fakeDraftFiles.reset();
   for (const action of Object.values(actions)) action.mockReset().mockResolvedValue({ ok: true, id: 'e0000000-0000-4000-8000-000000000099', queuedOffline: false });
   fakeReplica.reset();
   fakeReplica.set({ voiceEntries: [ENTRY], categories: categories(), emojis: emojis(), comments: [] });
@@ -55,6 +61,14 @@ beforeEach(() => {
   setAccount(makeAccount());
 });
 
+/** A blob's text (jsdom's Blob has no text()). */
+const textOf = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
 const kept = (key: string) => fakeDrafts.get(key) as { description?: string; comment?: string; reaction?: string | null } | null;
 const journalBox = () => screen.findByLabelText('What’s on your mind?') as Promise<HTMLTextAreaElement>;
 
@@ -91,6 +105,109 @@ describe('the journal: what is being written is kept on the device', () => {
     renderApp('/journal');
     expect((await journalBox()).value).toBe('');
     expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('the journal: files attached', () => {
+  const PHOTO = () => new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), 'the beach at sunset'], 'beach.jpg', { type: 'image/jpeg' });
+  const attachments = () => within(screen.getByRole('group', { name: 'Photos and files' }));
+  /** The new files the form lists, by name. */
+  const listed = () => (attachments().queryAllByRole('listitem') ?? []).map((item) => item.querySelector('.file-attach__name')?.textContent);
+  const keptFiles = () => ((kept(newJournalDraftKey) as { files?: { name: string }[] } | null)?.files ?? []).map((file) => file.name);
+  /** The photo's bytes are stored and the stored draft names it: a reload now brings it back. */
+  const photoKept = (names: string[]) =>
+    waitUntil(() => {
+      expect(keptFiles()).toEqual(names);
+      expect(fakeDraftFiles.of(newJournalDraftKey)).toHaveLength(names.length);
+    });
+
+  it('a photo comes back after a reload with its name; saving the entry sends it and forgets its bytes', async () => {
+    const first = renderApp('/journal');
+    await first.user.upload(await screen.findByLabelText('Add photo or file'), PHOTO());
+    await photoKept(['beach.jpg']);
+    expect(await textOf(fakeDraftFiles.of(newJournalDraftKey)[0]!.bytes)).toContain('the beach at sunset');
+    first.unmount();
+
+    const again = renderApp('/journal');
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    await waitUntil(() => expect(listed()).toEqual(['beach.jpg']));
+    expect(attachments().getByRole('button', { name: 'Remove beach.jpg' })).toBeTruthy();
+    expect(attachments().getByText('1 of 5')).toBeTruthy();
+    await again.user.type(await journalBox(), WORDS);
+    await again.user.click(screen.getByRole('button', { name: 'Save entry' }));
+    await waitUntil(() => expect(actions.saveJournal).toHaveBeenCalledTimes(1));
+    const sent = (actions.saveJournal.mock.calls[0]![0] as { files: File[] }).files;
+    expect(sent.map((file) => [file.name, file.type])).toEqual([['beach.jpg', 'image/jpeg']]);
+    expect(await textOf(sent[0]!)).toContain('the beach at sunset');
+    await waitUntil(() => {
+      expect(fakeDrafts.get(newJournalDraftKey)).toBeNull();
+      expect(fakeDraftFiles.of(newJournalDraftKey)).toEqual([]);
+    });
+  });
+
+  it('a photo still being kept when the entry is saved is not kept after all', async () => {
+    let release = () => undefined as void;
+    fakeDraftFiles.gate = new Promise<void>((resolve) => (release = resolve));
+    const view = renderApp('/journal');
+    await view.user.type(await journalBox(), WORDS);
+    await view.user.upload(screen.getByLabelText('Add photo or file'), PHOTO());
+    expect(attachments().getByRole('listitem').dataset.kept).toBe('keeping');
+    await view.user.click(screen.getByRole('button', { name: 'Save entry' }));
+    await waitUntil(() => expect(actions.saveJournal).toHaveBeenCalledTimes(1));
+    expect((actions.saveJournal.mock.calls[0]![0] as { files: File[] }).files.map((file) => file.name)).toEqual(['beach.jpg']);
+    await waitUntil(() => expect(fakeDrafts.get(newJournalDraftKey)).toBeNull());
+
+    release();
+    await waitUntil(() => expect(fakeDraftFiles.stored).toBe(1));
+    view.unmount();
+    await waitUntil(() => expect(fakeDraftFiles.of(newJournalDraftKey)).toEqual([]));
+    expect(fakeDrafts.get(newJournalDraftKey)).toBeNull();
+  });
+
+  it('a file taken off the form is forgotten at once and does not come back', async () => {
+    const first = renderApp('/journal');
+    await first.user.upload(await screen.findByLabelText('Add photo or file'), [PHOTO(), new File(['%PDF-1.4 homework'], 'homework.pdf', { type: 'application/pdf' })]);
+    await photoKept(['beach.jpg', 'homework.pdf']);
+    await first.user.click(attachments().getByRole('button', { name: 'Remove beach.jpg' }));
+    await photoKept(['homework.pdf']);
+    first.unmount();
+
+    renderApp('/journal');
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    await waitUntil(() => expect(listed()).toEqual(['homework.pdf']));
+    expect(attachments().getByText('1 of 5')).toBeTruthy();
+  });
+
+  it('leaving with everything kept does not ask; a file over what a draft keeps is not kept, the form says so and leaving asks', async () => {
+    const first = renderApp('/journal');
+    await first.user.type(await journalBox(), WORDS);
+    await first.user.upload(await screen.findByLabelText('Add photo or file'), PHOTO());
+    await photoKept(['beach.jpg']);
+    await act(() => first.router.navigate('/voice'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(first.router.state.location.pathname).toBe('/voice');
+    first.unmount();
+
+    const again = renderApp('/journal');
+    await waitUntil(() => expect(listed()).toEqual(['beach.jpg']));
+    const big = new File([new Uint8Array(entryLimits.draftFilesMaxBytes)], 'scan.pdf', { type: 'application/pdf' });
+    await again.user.upload(screen.getByLabelText('Add photo or file'), big);
+    const note = await attachments().findByText('“scan.pdf” is too big to keep on this device. It stays attached while this page is open.');
+    expect(note.closest('[role="status"]')).toBeTruthy();
+    expect(attachments().getByRole('button', { name: 'Remove scan.pdf' }).getAttribute('aria-describedby')).toBe(note.id);
+    expect(attachments().getByText('2 of 5')).toBeTruthy();
+    expect(fakeDraftFiles.of(newJournalDraftKey)).toHaveLength(1);
+    expect(keptFiles()).toEqual(['beach.jpg']);
+
+    await act(() => again.router.navigate('/voice'));
+    const check = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+    await again.user.click(within(check).getByRole('button', { name: 'Stay and keep writing' }));
+    expect(again.router.state.location.pathname).toBe('/journal');
+    again.unmount();
+
+    renderApp('/journal');
+    expect(await screen.findByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    await waitUntil(() => expect(listed()).toEqual(['beach.jpg']));
   });
 });
 
@@ -150,6 +267,33 @@ describe('a reply in a conversation', () => {
     await waitUntil(async () => actions.postVoice.mock.calls.length === 1 && (await replyBox()).value === '');
     await waitUntil(() => fakeDrafts.get(replyDraftKey('voice', ENTRY.id)) === null);
     expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+  });
+});
+
+describe('a reply with a photo', () => {
+  it('the photo comes back after a reload; sending the reply forgets it', async () => {
+    const key = replyDraftKey('voice', ENTRY.id);
+    const reply = async () => within(await screen.findByRole('form', { name: 'Reply' }));
+    const first = renderApp(`/voice/comments/${ENTRY.id}`);
+    await first.user.upload((await reply()).getByLabelText('Add photo or file'), new File(['photo bytes'], 'me.png', { type: 'image/png' }));
+    await waitUntil(() => {
+      expect((fakeDrafts.get(key) as { files?: { name: string }[] } | null)?.files?.map((file) => file.name)).toEqual(['me.png']);
+      expect(fakeDraftFiles.of(key)).toHaveLength(1);
+    });
+    first.unmount();
+
+    const again = renderApp(`/voice/comments/${ENTRY.id}`);
+    expect(await (await reply()).findByRole('button', { name: 'Remove me.png' })).toBeTruthy();
+    expect((await reply()).getByText(KEPT_DRAFT_NOTE)).toBeTruthy();
+    await again.user.type((await reply()).getByLabelText('Your message'), WORDS);
+    await again.user.click((await reply()).getByRole('button', { name: 'Send reply' }));
+    await waitUntil(() => expect(actions.postVoice).toHaveBeenCalledTimes(1));
+    expect((actions.postVoice.mock.calls[0]![1] as { files: File[] }).files.map((file) => file.name)).toEqual(['me.png']);
+    await waitUntil(() => {
+      expect(fakeDrafts.get(key)).toBeNull();
+      expect(fakeDraftFiles.of(key)).toEqual([]);
+    });
+    await waitUntil(async () => expect((await reply()).queryByRole('button', { name: 'Remove me.png' })).toBeNull());
   });
 });
 

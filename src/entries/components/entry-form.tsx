@@ -13,13 +13,13 @@ export { type EntryFormProps } from './use-entry-form';
 /**
  * The one form for journal and voice entries: words, a drawing, a reaction, the date (journal),
  * attachments, the category (voice) and who can see it, private by default. What the person types is
- * kept as an encrypted draft on the device while they write (with `draftKey`: the words and choices,
- * not the drawing or the files) and is never cleared by a failed save; leaving with unsaved words
- * asks first.
+ * kept as an encrypted draft on the device while they write (with `draftKey`: the words, choices,
+ * the drawing's marks and the files attached, up to a cap) and is never cleared by a failed save;
+ * leaving asks first only when something would be lost (no draft, or a file that is not kept).
  */
 export function EntryForm(props: EntryFormProps) {
   const form = useEntryForm(props);
-  const { id, kind, emojis, surface, submitLabel, formRef, description, setDescription, reaction, setReaction, files, setFiles, setRemovedFiles, errors, busy, saved, blocker, existingFiles, summary, submit, describe, errorText } = form;
+  const { id, kind, emojis, surface, submitLabel, formRef, description, setDescription, reaction, setReaction, files, setFiles, keptState, setRemovedFiles, errors, busy, saved, blocker, existingFiles, summary, submit, describe, errorText } = form;
   return (
     <form ref={formRef} className="entry-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
       <div className={`field entry-form__words${errors.description ? ' field--invalid' : ''}`}>
@@ -63,6 +63,7 @@ export function EntryForm(props: EntryFormProps) {
         onRemoveExisting={(fileId) => setRemovedFiles((list) => [...list, fileId])}
         max={entryLimits.maxFiles}
         {...(errors.files ? { error: errors.files } : {})}
+        {...(keptState ? { keptState } : {})}
       />
 
       <SharingSection form={form} />

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { ALLOWED_FILE_TYPES } from '@/contract/entries';
 import { useMediaQuery } from '../../components/use-media-query';
+import { notKeptNote, type KeepState } from './use-kept-files';
 import './entry.css';
 
 export interface FileAttachProps {
@@ -13,6 +14,11 @@ export interface FileAttachProps {
   onRemoveExisting?(id: string): void;
   max: number;
   error?: string;
+  /**
+   * With a draft that keeps the files (use-kept-files.ts): where each new file stands. A file that
+   * will not come back after a reload says so in a line below the list (a polite live region).
+   */
+  keptState?(file: File): KeepState | undefined;
 }
 
 /** The `accept` list: every allowed type and its extensions. */
@@ -36,14 +42,20 @@ const isImage = (mime: string) => mime.startsWith('image/');
 
 /**
  * Attachments: "Add photo or file" (any allowed type, several at once) and, on phones, "Take a
- * photo" with the back camera. Shows what is attached with a remove button each, and "n of max".
+ * photo" with the back camera. Shows what is attached with a remove button each, and "n of max";
+ * with `keptState`, a line for each file that a reload would lose.
  */
-export function FileAttach({ label, files, onChange, existing = [], onRemoveExisting, max, error }: FileAttachProps) {
+export function FileAttach({ label, files, onChange, existing = [], onRemoveExisting, max, error, keptState }: FileAttachProps) {
   const id = useId();
   const phone = useMediaQuery('(pointer: coarse)');
   const count = existing.length + files.length;
   const full = count >= max;
   const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const notes = files.flatMap((file, index) => {
+    const state = keptState?.(file);
+    return state === 'too-big' || state === 'not-kept' ? [{ index, id: `${id}-kept-${index}`, text: notKeptNote(file.name, state) }] : [];
+  });
+  const noteOf = (index: number) => notes.find((note) => note.index === index)?.id;
 
   const add = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = Array.from(event.target.files ?? []);
@@ -74,7 +86,7 @@ export function FileAttach({ label, files, onChange, existing = [], onRemoveExis
             </li>
           ))}
           {files.map((file, index) => (
-            <li key={`${file.name}-${index}`} className="file-attach__item">
+            <li key={`${file.name}-${index}`} className="file-attach__item" data-kept={keptState?.(file)}>
               {isImage(file.type) ? (
                 <ImagePreview file={file} />
               ) : (
@@ -83,12 +95,23 @@ export function FileAttach({ label, files, onChange, existing = [], onRemoveExis
                 </span>
               )}
               <span className="file-attach__name">{file.name}</span>
-              <button type="button" className="button button--ghost" onClick={() => onChange(files.filter((_, i) => i !== index))}>
+              <button type="button" className="button button--ghost" aria-describedby={noteOf(index)} onClick={() => onChange(files.filter((_, i) => i !== index))}>
                 Remove <span className="visually-hidden">{file.name}</span>
               </button>
             </li>
           ))}
         </ul>
+      ) : null}
+
+      {keptState ? (
+        // Present before any line comes, so a line that comes is announced.
+        <div role="status" className="file-attach__kept">
+          {notes.map((note) => (
+            <p key={note.id} id={note.id} className="field__hint">
+              {note.text}
+            </p>
+          ))}
+        </div>
       ) : null}
 
       <div className="actions">

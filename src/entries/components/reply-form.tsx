@@ -2,11 +2,13 @@ import { useId, useState, type FormEvent } from 'react';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { entryLimits, entryMessages } from '@/contract/entries';
 import type { FieldErrors } from '@/contract/envelope';
+import type { DraftFile } from '@/data/drafts';
 import { useKeptDraft } from '@/data/hooks/use-kept-draft';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useToast } from '@/components/use-toast';
 import { EmojiPicker } from './emoji-picker';
 import { FileAttach } from './file-attach';
+import { useKeptFiles } from './use-kept-files';
 
 export interface ReplyEmoji {
   readonly id: string;
@@ -44,8 +46,8 @@ export interface ReplyFormProps {
   readonly initial?: { comment?: string | null; reaction?: string | null; existingFiles?: readonly { id: string; name: string; mime: string }[] };
   readonly submitLabel: string;
   /**
-   * Where the words and the reaction are kept on the device while they are written (see
-   * src/entries/data/draft-keys.ts); without it nothing is kept beyond the screen.
+   * Where the words, the reaction and the new files are kept on the device while they are written
+   * (see src/entries/data/draft-keys.ts); without it nothing is kept beyond the screen.
    */
   readonly draftKey?: string | null;
   /** The toast after a successful send (not offline). */
@@ -57,17 +59,19 @@ export interface ReplyFormProps {
 
 const first = (errors: FieldErrors, field: string): string | undefined => errors[field]?.[0];
 
-/** What a reply's draft keeps: the words and the reaction (not the attached files). */
+/** What a reply's draft keeps: the words, the reaction and the new files attached (up to a cap: use-kept-files.ts). */
 interface ReplyDraft {
   comment: string;
   reaction: string | null;
+  /** Only when files are attached and kept. */
+  files?: readonly DraftFile[];
 }
 
 /**
  * A reply (or an edit of one's own reply): text, a reaction and attachments. SPEC §5: a comment or a
  * reaction is required; errors show beside their fields. What was typed is kept on any failure.
  * Objectives use it too: no reactions (words required), their own messages, removable files on edit.
- * With `draftKey`, the words and the reaction are kept on the device as they are written.
+ * With `draftKey`, the words, the reaction and the files are kept on the device as they are written.
  */
 export function ReplyForm({
   label,
@@ -87,7 +91,8 @@ export function ReplyForm({
   const toast = useToast();
   const [comment, setComment] = useState(initial?.comment ?? '');
   const [reaction, setReaction] = useState<string | null>(initial?.reaction ?? null);
-  const [files, setFiles] = useState<File[]>([]);
+  const keptFiles = useKeptFiles(draftKey);
+  const { files, onChange: setFiles } = keptFiles;
   const [removed, setRemoved] = useState<string[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
@@ -99,11 +104,12 @@ export function ReplyForm({
   // a page that needs one) comes back once, into a form nobody has typed in yet.
   const kept = useKeptDraft<ReplyDraft>(
     draftKey,
-    { comment, reaction },
-    (draft) => draft.comment === startComment && draft.reaction === startReaction,
+    { comment, reaction, ...(keptFiles.kept.length > 0 ? { files: keptFiles.kept } : {}) },
+    (draft) => draft.comment === startComment && draft.reaction === startReaction && !draft.files?.length,
     (draft) => {
       setComment(draft.comment);
       setReaction(draft.reaction);
+      keptFiles.restore(draft.files);
     },
   );
 
@@ -130,6 +136,7 @@ export function ReplyForm({
       return;
     }
     setErrors({});
+    keptFiles.settle();
     await kept.settle().catch(() => undefined);
     setComment('');
     setReaction(null);
@@ -173,6 +180,7 @@ export function ReplyForm({
         {...(removableFiles ? { onRemoveExisting: (fileId: string) => setRemoved((ids) => [...ids, fileId]) } : {})}
         max={entryLimits.maxFiles}
         error={first(errors, 'files')}
+        {...(draftKey ? { keptState: keptFiles.stateOf } : {})}
       />
       <div className="actions">
         <button type="submit" className="button button--primary" disabled={busy} aria-disabled={busy}>

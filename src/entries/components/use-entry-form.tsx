@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSPrope
 import { useBlocker } from 'react-router-dom';
 import type { EntryKind } from '@/contract/entry-kind';
 import { entryMessages } from '@/contract/entries';
+import type { DraftFile } from '@/data/drafts';
 import { useKeptDraft } from '@/data/hooks/use-kept-draft';
 import { fieldErrorsOf, type EntryField as Field } from '@/entries/data/entry-fields';
 import type { EntryDraft, WriteResult } from '@/entries/data/types';
@@ -10,6 +11,7 @@ import { useToast } from '../../components/use-toast';
 import type { DrawingCanvasHandle } from './drawing-canvas';
 import { keptMarks, type Mark } from './drawing-shapes';
 import { fullName, sharingSummary } from './sharing-summary';
+import { useKeptFiles } from './use-kept-files';
 
 export interface EntryFormProps {
   kind: EntryKind;
@@ -43,9 +45,9 @@ export interface EntryFormProps {
 }
 
 /**
- * What an entry draft keeps: the words, the choices made and the drawing's marks (a list of points,
- * not its picture). Not the attached files (their bytes are large, and leaving with them still asks
- * first).
+ * What an entry draft keeps: the words, the choices made, the drawing's marks (a list of points,
+ * not its picture) and the new files attached (their bytes are kept beside the draft, capped:
+ * use-kept-files.ts).
  */
 export interface EntryFormDraft {
   description: string;
@@ -58,6 +60,8 @@ export interface EntryFormDraft {
   categoryId?: string;
   /** Only when something is drawn. */
   drawing?: readonly Mark[];
+  /** Only when files are attached and kept. */
+  files?: readonly DraftFile[];
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -101,7 +105,8 @@ export function useEntryForm(props: EntryFormProps) {
   const [entryDate, setEntryDate] = useState(initial.entryDate ?? start.date);
   const [entryTime, setEntryTime] = useState(initial.entryTime ?? start.time);
   const [categoryId, setCategoryId] = useState(initial.categoryId ?? '');
-  const [files, setFiles] = useState<File[]>([]);
+  const keptFiles = useKeptFiles(draftKey);
+  const { files, onChange: setFiles } = keptFiles;
   const [removedFiles, setRemovedFiles] = useState<readonly string[]>([]);
   const [drawingOpen, setDrawingOpen] = useState(false);
   const [drawing, setDrawing] = useState<readonly Mark[]>([]);
@@ -144,8 +149,9 @@ export function useEntryForm(props: EntryFormProps) {
       ...(entryTime !== startTime ? { entryTime } : {}),
       ...(categoryId !== (initial.categoryId ?? '') ? { categoryId } : {}),
       ...(keptDrawing.length > 0 ? { drawing: keptDrawing } : {}),
+      ...(keptFiles.kept.length > 0 ? { files: keptFiles.kept } : {}),
     },
-    (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null) && !draft.drawing?.length,
+    (draft) => draft.description === (initial.description ?? '') && draft.reaction === (initial.reaction ?? null) && !draft.drawing?.length && !draft.files?.length,
     (draft) => {
       setDescription(draft.description);
       setReaction(draft.reaction);
@@ -161,19 +167,25 @@ export function useEntryForm(props: EntryFormProps) {
         setRestoredDrawing((before) => ({ marks: draft.drawing ?? [], version: (before?.version ?? 0) + 1 }));
         setDrawingOpen(true);
       }
+      keptFiles.restore(draft.files);
     },
   );
+
+  // Leaving asks first only when something would be lost: with a draft, the words, choices and
+  // drawing are kept (stored at the latest as the form closes or the page hides), and so are the
+  // files, unless one is past the cap, could not be stored, or is still being stored.
+  const losesSomething = dirty && !(draftKey && keptFiles.allKept);
 
   const blocker = useBlocker(
     useCallback(
       ({ currentLocation, nextLocation }: { currentLocation: { pathname: string }; nextLocation: { pathname: string } }) =>
-        dirty && !saved.current && currentLocation.pathname !== nextLocation.pathname,
-      [dirty],
+        losesSomething && !saved.current && currentLocation.pathname !== nextLocation.pathname,
+      [losesSomething],
     ),
   );
 
   useEffect(() => {
-    if (!dirty) return;
+    if (!losesSomething) return;
     const warn = (event: BeforeUnloadEvent) => {
       if (saved.current) return;
       event.preventDefault();
@@ -181,7 +193,7 @@ export function useEntryForm(props: EntryFormProps) {
     };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  }, [losesSomething]);
 
   // After a refused save, the first field with a problem gets the focus.
   useEffect(() => {
@@ -226,6 +238,7 @@ export function useEntryForm(props: EntryFormProps) {
       }
       setErrors({});
       saved.current = true;
+      keptFiles.settle();
       await kept.settle().catch(() => undefined);
       if (result.queuedOffline) toast.success(entryMessages.offlineRetry);
       else toast.success(SAVED_TEXT);
@@ -243,7 +256,7 @@ export function useEntryForm(props: EntryFormProps) {
       </p>
     ) : null;
 
-  return { id, kind, initial, restoredDraft: kept.restored, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawing, restoredDrawing, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
+  return { id, kind, initial, restoredDraft: kept.restored, staff, emojis, categories, surface, submitLabel, existingCanvasUrl, formRef, drawingRef, description, setDescription, reaction, setReaction, sharedWith, management, setManagement, setSharingTouched, entryDate, setEntryDate, entryTime, setEntryTime, categoryId, setCategoryId, files, setFiles, keptState: draftKey ? keptFiles.stateOf : undefined, setRemovedFiles, drawingOpen, setDrawingOpen, setDrawing, restoredDrawing, removeCanvas, setRemoveCanvas, errors, busy, saved, blocker, existingFiles, keepsCanvas, summary, now, toggleStaff, submit, describe, errorText };
 }
 
 export type EntryFormState = ReturnType<typeof useEntryForm>;
