@@ -11,7 +11,8 @@ import { paths } from '../../../src/contract/paths';
  * again. `event: change` with data `{"collections":[...]}` (contract SYNC_TOPICS) whenever a row
  * they can see changes; a `: ping` comment every 25 s keeps proxies from closing the connection.
  * The stream ends when the session ends: at once on logout or a password change (the notifier says
- * so), at the next ping when it expired; and when the server closes. It also ends when its session
+ * so, or, when that came while the stream was opening, the check after subscribing), at the next
+ * ping when it expired; and when the server closes. It also ends when its session
  * gets a new token (a password change) and it was opened with the old one: at once, each stream
  * checking the session row, and at the next ping should that notice be lost.
  * Notifications come from lib/notifier.ts: this process's own writes, and on PostgreSQL every
@@ -80,6 +81,9 @@ export default async function syncStreamRoute(app: FastifyInstance) {
       { sessionId: auth.sessionId, userId: auth.userId },
       { end: () => res.end(), renewed: endUnlessAlive },
     );
+    // A session that ended after this request was authenticated, and before the line above, sent its
+    // notice to no one: asked once now, the stream ends at once rather than at its first ping.
+    endUnlessAlive();
     const ping = setInterval(() => {
       sessionAlive()
         .then((alive) => (alive ? res.write(': ping\n\n') : res.end()))
