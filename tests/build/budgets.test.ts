@@ -122,6 +122,19 @@ describe('JavaScript per route (brotli, what the server sends)', () => {
     expect(named).not.toContain(`/${replication}`);
   });
 
+  // RxDB split over several chunks (a page reaching a module that imports it) fails every replica's
+  // opening in the browser ("Class extends value does not have valid prototype property undefined"):
+  // stop 40's summary and stop 45's file sweep did, and only an end-to-end run showed it.
+  it("RxDB's core is in one chunk, the replica's", () => {
+    const manifest = readManifest(dist);
+    const replica = staticClosure(manifest, [manifestKey(manifest, 'src/data/replica/lifecycle.ts')!]);
+    const withRxdb = filesUnder(join(dist, 'assets'))
+      .filter((path) => path.endsWith('.js') && readFileSync(path, 'utf8').includes('deepFreezeWhenDevMode'))
+      .map((path) => relative(dist, path));
+    expect(withRxdb).toHaveLength(1);
+    expect(replica).toContain(withRxdb[0]);
+  });
+
   it(`the signed-in engine (replica and outbox), beyond the entry: at most ${kb(SIGNED_IN_ENGINE_BUDGET)}`, () => {
     const engine = engineJs(dist);
     expect(engine.files.length).toBeGreaterThan(0);

@@ -31,7 +31,11 @@ import { rewardLookupOf } from '../replica/rewards';
 import { pruneTaskOverlays } from '../replica/task-overlays';
 import { SHORT_ROWS_PER_PAGE } from './page-sizes';
 import type { PullConfig } from './pull';
+import { sweepCachedFiles } from './file-sweep';
 import { cacheRewardPictures } from './reward-pictures';
+
+/** After a pull of rows that name cached files: those no row names any more leave (./file-sweep.ts). */
+const sweepFiles = (open: OpenReplica): Promise<void> => sweepCachedFiles(open);
 
 /** A replication the controller runs, with the server topics that trigger its re-sync. */
 export interface Replicated {
@@ -167,7 +171,7 @@ export function journalReplication(): Replicated {
     toDoc: journalDocOf,
     serverFields: ENTRY_SERVER_FIELDS,
   };
-  return { key: 'journal', topics: ['journal'], config: config as unknown as PullConfig };
+  return { key: 'journal', topics: ['journal'], config: config as unknown as PullConfig, afterPull: sweepFiles };
 }
 
 /** Voice entries: sort key `created_at`. */
@@ -182,7 +186,7 @@ export function voiceReplication(): Replicated {
     toDoc: voiceDocOf,
     serverFields: ENTRY_SERVER_FIELDS,
   };
-  return { key: 'voice', topics: ['voice'], config: config as unknown as PullConfig };
+  return { key: 'voice', topics: ['voice'], config: config as unknown as PullConfig, afterPull: sweepFiles };
 }
 
 export function voiceCategoriesReplication(): Replicated {
@@ -232,6 +236,7 @@ export function commentsReplication(entryType: EntryKind, entryId: string): Repl
     topics: [entryType, 'feedback'],
     config: config as unknown as PullConfig,
     screen: pushUrls.entryThread(entryType, entryId),
+    afterPull: sweepFiles,
   };
 }
 
@@ -277,7 +282,15 @@ export function tasksReplication(residentId: string, status: TaskLogStatus): Rep
     query: { relations: ['comments.creator', 'comments.files'] },
     toDoc: taskLogDocOf,
   };
-  return { key: taskTabKey(status), topics: ['tasks'], config: config as unknown as PullConfig, afterPull: (open) => pruneTaskOverlays(open.db) };
+  return {
+    key: taskTabKey(status),
+    topics: ['tasks'],
+    config: config as unknown as PullConfig,
+    afterPull: async (open) => {
+      await pruneTaskOverlays(open.db);
+      await sweepFiles(open);
+    },
+  };
 }
 
 /** The points ledger (append-only; an entry never changes). */
@@ -318,10 +331,16 @@ export function formsReplication(): Replicated {
   return { key: 'forms', topics: ['tasks'], config: config as unknown as PullConfig };
 }
 
+/** The pictures the catalogue and the history name are cached; those of rewards gone leave. */
+async function cachePicturesAndSweep(open: OpenReplica): Promise<void> {
+  await cacheRewardPictures(open.db);
+  await sweepFiles(open);
+}
+
 /**
  * The catalogue of the young person's home (issue 10), in `lookups` as kind `reward`. A paused or
  * withdrawn reward arrives as a tombstone and leaves the replica; switched on again, it comes back.
- * After each pull the pictures it names are cached for offline use.
+ * After each pull the pictures it names are cached for offline use, and those it no longer names go.
  */
 export function rewardsReplication(residentId: string): Replicated {
   const config: PullConfig<Reward> = {
@@ -333,7 +352,7 @@ export function rewardsReplication(residentId: string): Replicated {
     query: { relations: ['image'], params: { resident_id: residentId } },
     toDoc: rewardLookupOf,
   };
-  return { key: 'rewards', topics: ['rewards'], config: config as unknown as PullConfig, afterPull: (open) => cacheRewardPictures(open.db) };
+  return { key: 'rewards', topics: ['rewards'], config: config as unknown as PullConfig, afterPull: cachePicturesAndSweep };
 }
 
 /** A pulled exchange as the `points` collection stores it (kind `exchange`), without sync fields. */
@@ -358,7 +377,7 @@ export function rewardHistoryReplication(residentId: string): Replicated {
     schema: rewardExchangePageSchema,
     toDoc: rewardExchangeDocOf,
   };
-  return { key: 'reward_history', topics: ['reward_history'], config: config as unknown as PullConfig, afterPull: (open) => cacheRewardPictures(open.db) };
+  return { key: 'reward_history', topics: ['reward_history'], config: config as unknown as PullConfig, afterPull: cachePicturesAndSweep };
 }
 
 /**

@@ -2,17 +2,19 @@
  * Reward pictures are cached for offline use (issue 10), encrypted in the replica's `files`
  * collection like entry files: after the catalogue or the history has been pulled, every picture
  * they name that is not cached yet is fetched once (GET /v1/files/view?module=reward) and stored
- * under `file:reward:<file id>`, the key src/entries/data/file-keys.ts `fileCacheKey('reward', id)`
- * gives, where the screens look (useEntryFile). Offline or failing: nothing is stored, the next
- * pull tries again. A picture the server no longer has (404) is remembered as missing.
+ * under `file:reward:<file id>` (./cached-files.ts `fileCacheKey('reward', id)`), where the screens
+ * look (useEntryFile). Offline or failing: nothing is stored, the next pull tries again. A picture
+ * the server no longer has (404) is remembered as missing. A picture no reward and no exchange names
+ * any more leaves with the file sweep that follows (./file-sweep.ts).
  */
 import { viewFile } from '@/api/files/view-file';
 import { fetchAndCacheFile } from '../hooks/photo-cache';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import { rewardOf } from '../replica/rewards';
 import type { LookupDoc, RewardExchangeDoc } from '../replica/types';
+import { fileCacheKey } from './cached-files';
 
-export const rewardPictureKey = (fileId: string): string => `file:reward:${fileId}`;
+export const rewardPictureKey = (fileId: string): string => fileCacheKey('reward', fileId);
 
 /** Picture file ids the catalogue and the history name. */
 async function pictureIds(db: ReplicaDatabase): Promise<string[]> {

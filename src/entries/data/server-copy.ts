@@ -44,7 +44,8 @@ function filesOf(doc: Doc): EntryFile[] {
 /**
  * Moves the bytes of files written on this device (`local:<id>`) to the server's file ids
  * (`file:<module>:<id>`, matched by name and size), so a photo or drawing stays viewable offline
- * without a download; bytes the server's copy does not list are dropped.
+ * without a download; bytes the server's copy does not list are dropped (and the `local:` document
+ * keeps none).
  */
 export async function moveLocalFiles(db: ReplicaDatabase, module: FileModule, localDoc: Doc, serverDoc: Doc | null): Promise<void> {
   const files = db.files as unknown as RxCollection<FileDoc>;
@@ -58,6 +59,7 @@ export async function moveLocalFiles(db: ReplicaDatabase, module: FileModule, lo
       const plain = stored.toJSON() as unknown as FileDoc;
       await files.upsert({ ...plain, id: fileCacheKey(module, match!.id), kind: 'file', updated_at: new Date().toISOString(), ...syncFields(SYNCED) });
     }
-    await stored.remove();
+    // Emptied as it goes: RxDB keeps a removed document's last data, here the photo's bytes.
+    await stored.incrementalModify((data) => ({ ...data, data: null, content_type: '', _deleted: true }) as typeof data);
   }
 }
