@@ -26,6 +26,13 @@ export interface SessionStub {
   flags: { journal_enabled: Flag; voice_enabled: Flag; rewards_enabled: Flag };
   mfa_configured: boolean;
   mfa_required: boolean;
+  /**
+   * How new the flags are, as the young person's record in the replica counts it (its `updated_at`,
+   * the server's clock): a copy of the record no later than this is not news to them
+   * (src/data/replication/follow-flags.ts). Null: the account came from the server since the last
+   * copy was compared, so the copy the replica holds now is older than it. Absent: never compared.
+   */
+  flags_as_of?: string | null;
 }
 
 /**
@@ -178,7 +185,7 @@ export function getStartingSession(): { readonly stub: SessionStub; readonly mig
 
 export function setAccount(account: Account): void {
   const site = currentSite();
-  stub = stubOf(account, site);
+  stub = { ...stubOf(account, site), flags_as_of: null };
   pendingMigration = null;
   fromServer = true;
   local.write(SESSION_KEY, stub);
@@ -195,7 +202,51 @@ export function setAccount(account: Account): void {
  */
 export function restoreAccount(account: Account): void {
   if (!stub || account.user.id !== stub.user_id || fromServer) return;
-  store.set(account);
+  // The stub is written first when the flags follow the record (the replica's copy a moment later):
+  // a page closed in between must not bring the old flags back.
+  store.set(withFlags(account, stub.flags) ?? account);
+}
+
+/** `account` with the resident's `flags` (only `_enabled` keys), or null when it has them already. */
+function withFlags(account: Account, flags: Readonly<Record<string, Flag>>): Account | null {
+  const resident = account.user.resident;
+  if (!resident) return null;
+  const changed = Object.entries(flags).filter(([key, value]) => key.endsWith('_enabled') && (resident as Record<string, unknown>)[key] !== value);
+  if (changed.length === 0) return null;
+  return { ...account, user: { ...account.user, resident: { ...resident, ...Object.fromEntries(changed) } } };
+}
+
+/**
+ * The young person's record in the replica was written (staff switch their features while the app
+ * runs: docs/decisions.md "Staff switch a young person's features"); its `_enabled` keys as of its
+ * `updated_at`. The account takes them when the copy is newer than what its flags were compared
+ * with (`flags_as_of`); the first copy compared after a server account only marks how new that
+ * account is. Nothing else of the account changes, and an account that has the flags already stays
+ * the same object. Returns the changed account (to store in the replica), else null.
+ */
+export function followRecordFlags(residentId: string, flags: Readonly<Record<string, Flag>>, asOf: string): Account | null {
+  const account = store.get();
+  if (!stub || stub.resident_id !== residentId || !account || account.user.resident?.id !== residentId) return null;
+  const seen = stub.flags_as_of;
+  if (seen !== undefined && (seen === null || asOf <= seen)) {
+    if (seen === null) markFlagsAsOf(residentId, asOf);
+    return null;
+  }
+  const changed = withFlags(account, flags);
+  stub = { ...stub, ...(changed ? { flags: stubOf(changed, stub.site).flags } : {}), flags_as_of: asOf };
+  local.write(SESSION_KEY, stub);
+  if (changed) store.set(changed);
+  return changed;
+}
+
+/**
+ * A server account arrived (`flags_as_of` null): the record the replica holds now (`asOf`, empty
+ * when none) is no newer than it. Nothing happens when the flags were compared since.
+ */
+export function markFlagsAsOf(residentId: string, asOf: string): void {
+  if (!stub || stub.resident_id !== residentId || stub.flags_as_of !== null) return;
+  stub = { ...stub, flags_as_of: asOf };
+  local.write(SESSION_KEY, stub);
 }
 
 /** Signs the person out on this device. Only the signed-in state goes; the replica stays (closed). */

@@ -42,6 +42,7 @@ import { PullError, startPull, type PullConfig, type PulledDoc } from './pull';
 import { setResyncTarget } from './resync';
 import { startInTurn, type InTurn } from './in-turn';
 import { afterFirstScreen } from './start-when';
+import { followFlags } from './follow-flags';
 import { markSynced, patchStatus, updatePull } from './sync-status';
 import { localDay } from './today';
 
@@ -338,6 +339,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   function begin(): void {
     if (stopped) return markStarted();
     options.prefetch?.refresh();
+    cleanups.push(followFlags(open)); // every tab, before the pulls: ./follow-flags.ts
     // In turn (./in-turn.ts) once this tab leads: before, every first request waits for leadership anyway.
     const inTurn = () => startInTurn(replications, runInTurn, options.inTurn ?? { atOnce: Number.POSITIVE_INFINITY });
     if (leadership) {
