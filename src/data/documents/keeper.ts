@@ -29,42 +29,21 @@ import type { DocumentDoc, DocumentStateDoc, DocumentsCollectionDoc, KeptBlob, K
 import { chunkCount, chunkRange, KEPT_CHUNK_BYTES, removeKeptFiles, storeChunk } from './kept-bytes';
 import { keepViewerCode } from './viewer-code';
 import { askPersistentStorageOnce } from '../persistent-storage';
+import { replicaPasses } from '../replica/passes';
 
 const isOnline = (): boolean => (typeof navigator === 'undefined' ? true : navigator.onLine !== false);
 
-const passes = new WeakMap<ReplicaDatabase, { current: Promise<void>; again: boolean }>();
+const passes = replicaPasses({
+  run: (db) => keepOnce(db),
+  closed: (db) => db.documents.closed,
+  failure: 'Keeping documents on this device failed',
+});
 
 /** Runs a keeping pass (or asks for one more after the running one). Never rejects. */
-export function keepDocuments(open: Pick<OpenReplica, 'db'>): Promise<void> {
-  const { db } = open;
-  const running = passes.get(db);
-  if (running) {
-    running.again = true;
-    return running.current;
-  }
-  const entry = { current: Promise.resolve(), again: false };
-  entry.current = (async () => {
-    try {
-      do {
-        entry.again = false;
-        if (db.closed) break;
-        // A replica closing (sign-out, a test) closes its collections before it says so: not a failure.
-        await keepOnce(db).catch((error: unknown) => {
-          if (!db.closed && !db.documents.closed) console.error('Keeping documents on this device failed', error);
-        });
-      } while (entry.again && !db.closed);
-    } finally {
-      passes.delete(db);
-    }
-  })();
-  passes.set(db, entry);
-  return entry.current;
-}
+export const keepDocuments = (open: Pick<OpenReplica, 'db'>): Promise<void> => passes.request(open.db);
 
 /** Resolves when no pass is running for this replica (tests). */
-export async function keeperIdle(open: Pick<OpenReplica, 'db'>): Promise<void> {
-  for (let running = passes.get(open.db); running; running = passes.get(open.db)) await running.current;
-}
+export const keeperIdle = (open: Pick<OpenReplica, 'db'>): Promise<void> => passes.idle(open.db);
 
 type Plain = DocumentsCollectionDoc;
 

@@ -186,6 +186,19 @@ export const syncFields = (sync: SyncState): SyncFields => ({
   sync_outbox_id: sync.outbox_id,
 });
 
+/**
+ * A `files` document of kind `summary`: a device-only record the app keeps beside the data (the
+ * journal's reactions, the file sweep's names, a refused entry's field errors), its value as JSON.
+ */
+export const summaryDoc = (id: string, value: unknown): FileDoc => ({
+  id,
+  kind: 'summary',
+  updated_at: new Date().toISOString(),
+  content_type: 'application/json',
+  data: JSON.stringify(value),
+  ...syncFields(SYNCED),
+});
+
 export const syncStateOf = (doc: SyncFields): SyncState => ({
   state: doc.sync_state,
   message: doc.sync_message,

@@ -27,6 +27,7 @@
  * pass runs one more pass after it.
  */
 import { draftId } from '../drafts';
+import { replicaPasses } from '../replica/passes';
 import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import { BLANKED_COLLECTIONS, blankDeletedRows, needsBlanking } from './blank-deleted';
 import { CACHED_FILE_PREFIX, parseFileCacheKey } from './cached-files';
@@ -149,37 +150,21 @@ function whenPullsQuiet(): Promise<void> {
   });
 }
 
-const passes = new WeakMap<ReplicaDatabase, { current: Promise<void>; again: boolean }>();
+/** The sweep's changes-since read, per replica (the passes below are keyed by its database). */
+const reads = new WeakMap<ReplicaDatabase, Sweepable>();
+const passes = replicaPasses({
+  before: whenPullsQuiet,
+  // Set by sweepCachedFiles, the only way a pass is asked for.
+  run: (db) => sweepOnce(reads.get(db)!),
+  closed: (db) => db.files.closed,
+  failure: 'Sweeping cached files failed',
+});
 
 /** Asks for a pass (or one more after the running one). Never rejects. */
 export function sweepCachedFiles(open: Sweepable): Promise<void> {
-  const { db } = open;
-  const running = passes.get(db);
-  if (running) {
-    running.again = true;
-    return running.current;
-  }
-  const entry = { current: Promise.resolve(), again: false };
-  entry.current = (async () => {
-    try {
-      do {
-        await whenPullsQuiet();
-        entry.again = false;
-        if (db.closed) break;
-        // A replica closing (sign-out, a test) closes its collections before it says so: not a failure.
-        await sweepOnce(open).catch((error: unknown) => {
-          if (!db.closed && !db.files.closed) console.error('Sweeping cached files failed', error);
-        });
-      } while (entry.again && !db.closed);
-    } finally {
-      passes.delete(db);
-    }
-  })();
-  passes.set(db, entry);
-  return entry.current;
+  reads.set(open.db, open);
+  return passes.request(open.db);
 }
 
 /** Resolves when no pass is running for this replica (tests). */
-export async function fileSweepIdle(db: ReplicaDatabase): Promise<void> {
-  for (let running = passes.get(db); running; running = passes.get(db)) await running.current;
-}
+export const fileSweepIdle = (db: ReplicaDatabase): Promise<void> => passes.idle(db);

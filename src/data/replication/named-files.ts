@@ -16,7 +16,7 @@
  * (reading a row twice is harmless: applying it sets its state).
  */
 import type { ChangeCheckpoint, ChangesSince, ReplicaDatabase } from '../replica/replica-store';
-import { SYNCED, syncFields, type FileDoc } from '../replica/types';
+import { summaryDoc, type FileDoc } from '../replica/types';
 import { NAMING_COLLECTIONS, namesOf, type NamingCollection, type RowNames } from './file-names';
 
 export const FILE_SWEEP_SUMMARY_ID = 'summary:file-sweep';
@@ -137,14 +137,7 @@ export class NamedFiles {
       checkpoints: Object.fromEntries(this.checkpoints),
       rows: [...this.rows].map(([row, names]) => [row, names.keys, names.entry] as const),
     };
-    const doc: FileDoc = {
-      id: FILE_SWEEP_SUMMARY_ID,
-      kind: 'summary',
-      updated_at: new Date().toISOString(),
-      content_type: 'application/json',
-      data: JSON.stringify(stored),
-      ...syncFields(SYNCED),
-    };
+    const doc = summaryDoc(FILE_SWEEP_SUMMARY_ID, stored);
     await this.db.files.upsert(doc).catch(() => undefined);
   }
 }

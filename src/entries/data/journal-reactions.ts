@@ -23,7 +23,7 @@
 import type { RxChangeEventBulk, RxCollection } from 'rxdb';
 import { Observable, type Subscription } from 'rxjs';
 import type { ChangeCheckpoint, OpenReplica, ReplicaDatabase } from '../../data/replica/replica-store';
-import { SYNCED, syncFields, type FileDoc, type JournalDoc } from '../../data/replica/types';
+import { summaryDoc, type FileDoc, type JournalDoc } from '../../data/replica/types';
 
 export const REACTIONS_SUMMARY_ID = 'summary:journal-reactions';
 const VERSION = 1;
@@ -183,14 +183,7 @@ class ReactionsSummary {
   private async store(): Promise<void> {
     if (this.db.closed) return;
     const stored: Stored = { v: VERSION, checkpoint: this.checkpoint, entries: [...this.entries].map(([id, [sortKey, reaction]]) => [id, sortKey, reaction] as const) };
-    const doc: FileDoc = {
-      id: REACTIONS_SUMMARY_ID,
-      kind: 'summary',
-      updated_at: new Date().toISOString(),
-      content_type: 'application/json',
-      data: JSON.stringify(stored),
-      ...syncFields(SYNCED),
-    };
+    const doc = summaryDoc(REACTIONS_SUMMARY_ID, stored);
     // A cache: a write lost to a closing replica, or to another tab's, is caught up from its checkpoint next time.
     await this.db.files.upsert(doc).catch(() => undefined);
   }

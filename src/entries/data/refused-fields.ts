@@ -14,7 +14,7 @@ import { isEntryKind } from '@/contract/entry-kind';
 import type { RxCollection } from 'rxdb';
 import { map, of, switchMap, type Observable } from 'rxjs';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
-import { SYNCED, syncFields, type EntryDoc, type FileDoc } from '../../data/replica/types';
+import { summaryDoc, type EntryDoc, type FileDoc } from '../../data/replica/types';
 import { entryEditDraftKey } from './draft-keys';
 import type { FieldErrorList } from './entry-fields';
 
@@ -36,14 +36,7 @@ const docId = (formKey: string): string => `summary:refused:${formKey}`;
 
 export async function keepRefusedFields(db: ReplicaDatabase, kind: EntryKind, id: string, outboxId: string, errors: FieldErrorList): Promise<void> {
   const stored: Stored = { kind, id, outbox_id: outboxId, errors };
-  const doc: FileDoc = {
-    id: docId(entryEditDraftKey(kind, id)),
-    kind: 'summary',
-    updated_at: new Date().toISOString(),
-    content_type: 'application/json',
-    data: JSON.stringify(stored),
-    ...syncFields(SYNCED),
-  };
+  const doc = summaryDoc(docId(entryEditDraftKey(kind, id)), stored);
   await db.files.upsert(doc);
 }
 
