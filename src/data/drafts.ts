@@ -15,7 +15,7 @@ import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import { eraseFileDocs } from './documents/kept-bytes';
 import { getReplica, whenReplicaOpenWithin, type OpenReplica } from './replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from './replica/types';
-import { getSessionStub } from './session-store';
+import { getSessionStub, signOutsSoFar } from './session-store';
 
 export const DRAFT_CONTENT_TYPE = 'application/json';
 export const draftId = (key: string): string => `draft:${key}`;
@@ -43,9 +43,12 @@ const REPLICA_WAIT_MS = 10_000;
  * which is the next sign-in's (a draft "deleted" at sign-out came back in the next session).
  */
 async function replica(): Promise<OpenReplica | null> {
+  const session = signOutsSoFar();
   const open = getReplica() ?? (getSessionStub() ? await whenReplicaOpenWithin(REPLICA_WAIT_MS) : null);
   const signedIn = getSessionStub()?.user_id ?? null;
   if (!open || open.db.closed || (signedIn && open.identity.userId !== signedIn)) return null;
+  // Signed out (and perhaps in again) while it waited: the replica now open is the next session's.
+  if (signOutsSoFar() !== session) return null;
   return open;
 }
 
@@ -100,16 +103,20 @@ export async function deleteDraft(key: string): Promise<void> {
  * draft never names a file that is not there.
  */
 export async function keepDraftFile(key: string, file: Blob, name: string): Promise<DraftFile | null> {
+  const session = signOutsSoFar();
   const open = await replica();
   if (!open) return null;
   const id = crypto.randomUUID();
   const mime = file.type || 'application/octet-stream';
+  const data = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
+  // Reading a large file takes a while: a sign-out meanwhile wipes this replica, nothing goes after it.
+  if (signOutsSoFar() !== session || open.db.closed) return null;
   const doc: FileDoc = {
     id: draftFileId(key, id),
     kind: 'draft',
     updated_at: new Date().toISOString(),
     content_type: mime,
-    data: bytesToBase64(new Uint8Array(await file.arrayBuffer())),
+    data,
     ...syncFields(SYNCED),
   };
   await open.db.files.upsert(doc);

@@ -249,8 +249,16 @@ export function markFlagsAsOf(residentId: string, asOf: string): void {
   local.write(SESSION_KEY, stub);
 }
 
+let signOuts = 0;
+/**
+ * How many sign-outs this page has seen: a write that began before one (a draft waiting for a
+ * replica) must not land in the next session's replica, even the same person's.
+ */
+export const signOutsSoFar = (): number => signOuts;
+
 /** Signs the person out on this device. Only the signed-in state goes; the replica stays (closed). */
 export function clearSession(): void {
+  signOuts += 1;
   local.remove(SESSION_KEY);
   stub = null;
   pendingMigration = null;

@@ -24,6 +24,7 @@ import {
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { countUnsentOnDevice } from '@/data/unsent-on-device';
+import { clearSession, setAccount } from '@/data/session-store';
 import { wipeReplicaStep } from '@/data/wipe-steps';
 import { account, jpegFile } from './entries-support';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
@@ -73,6 +74,18 @@ describe('drafts', () => {
     open = await openReplicaForAccount(account, site, replica);
     expect(await saving).toBe(false);
     expect(await readDraft('entry:journal:new')).toBeNull();
+  });
+
+  it('a save that waited for a replica across a sign-out stores nothing, not even into the same person’s next session', async () => {
+    await closeReplica();
+    setAccount(account); // signed in, the replica not open yet (a page just loaded)
+    const saving = saveDraft('entry:journal:new', { description: 'typed before signing out', reaction: null });
+    clearSession(); // "Sign out and delete them" while it waited
+    setAccount(account); // and in again, as the same young person
+    open = await openReplicaForAccount(account, site, replica);
+    expect(await saving).toBe(false);
+    expect(await readDraft('entry:journal:new')).toBeNull();
+    clearSession();
   });
 
   it('hold something when they hold words, a number, a yes or a list with any of those', () => {
