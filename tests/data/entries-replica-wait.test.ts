@@ -10,6 +10,7 @@ import { REPLICA_WAIT_MS } from '@/entries/data/replica-for-write';
 import { saveEntry } from '@/entries/data/save-entry';
 import { configureOutbox, resetOutboxConfig } from '@/data/outbox/outbox';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
+import { clearSession, setAccount } from '@/data/session-store';
 import { account, serverJournalRow, uuid } from './entries-support';
 import { fakeIdb, randomKey, uniqueName } from './fixtures';
 import { fakeTransport, freshStore, testKey } from './outbox-support';
@@ -27,11 +28,13 @@ beforeEach(async () => {
   const outbox = { ...freshStore(), getKey: async () => key, transport: fakeTransport(() => ({ status: 0, body: null })).transport, apiBase: () => '/api', pageOnly: true, sink: replicaOutcomeSink };
   configureOutbox(outbox);
   await closeReplica();
+  setAccount(account); // signed in, the replica not open yet (a page just loaded)
 });
 afterEach(async () => {
   vi.useRealTimers();
   resetOutboxConfig();
   vi.unstubAllGlobals();
+  clearSession();
   await closeReplica();
 });
 
@@ -69,5 +72,37 @@ describe('a save pressed before the replica has opened', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await saving).toEqual({ ok: false, message: entryMessages.postFailed, errors: {} });
     expect(await replying).toEqual({ ok: false, message: entryMessages.replyFailed, errors: {} });
+  });
+});
+
+describe('a save that waited for a replica never lands in another session’s', () => {
+  it('signed out and in again, as the same young person, while it waited: not saved, nothing in the new replica', async () => {
+    const saving = saveEntry('journal', { description: 'pressed before signing out' }, { now });
+    const replying = postComment('journal', uuid(50), { comment: 'pressed before signing out' }, now);
+    clearSession(); // "Sign out and delete them" while it waited
+    setAccount(account);
+    const open = await openReplicaForAccount(account, uniqueName('site'), replica);
+    expect(await saving).toEqual({ ok: false, message: entryMessages.postFailed, errors: {} });
+    expect(await replying).toEqual({ ok: false, message: entryMessages.replyFailed, errors: {} });
+    expect(await open.db.journal.count().exec()).toBe(0);
+    expect(await open.db.comments.count().exec()).toBe(0);
+  });
+
+  it('someone else’s replica opening is not the one it waited for', async () => {
+    const saving = saveEntry('journal', { description: 'pressed as jamie' }, { now });
+    const other = { ...account, user: { ...account.user, id: uuid(77), username: 'sam' } };
+    const open = await openReplicaForAccount(other, uniqueName('site'), replica);
+    expect(await saving).toEqual({ ok: false, message: entryMessages.postFailed, errors: {} });
+    expect(await open.db.journal.count().exec()).toBe(0);
+  });
+
+  it('signed out, a save is not kept for whoever signs in next', async () => {
+    clearSession();
+    const saving = saveEntry('journal', { description: 'nobody signed in' }, { now });
+    const other = { ...account, user: { ...account.user, id: uuid(77), username: 'sam' } };
+    setAccount(other);
+    const open = await openReplicaForAccount(other, uniqueName('site'), replica);
+    expect(await saving).toEqual({ ok: false, message: entryMessages.postFailed, errors: {} });
+    expect(await open.db.journal.count().exec()).toBe(0);
   });
 });
