@@ -11,6 +11,7 @@ import { entryReadable } from '../access';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 import { personOf } from './present';
+import { tombstoneOf } from './revocations';
 
 /**
  * GET /api/v1/projects/residents/journal/entries and .../voices/entries (list, checkpoint mode as
@@ -102,6 +103,8 @@ interface EntryFileRow {
 
 export function presentEntries(kind: EntryKind, rows: EntryRow[]): (JournalEntry | VoiceEntry)[] {
   return rows.map((r) => {
+    // A deleted entry reaches replicas only to be removed there: none of what was written travels.
+    if (r.deleted_at) return { ...tombstoneOf(kind, { revoked: true, id: r.id, updated_at: r.updated_at }), deleted_at: r.deleted_at };
     const files = r.entry_files.filter((f) => f.role === 'attachment').map(({ id, name, mime, size }) => ({ id, name, mime, size }));
     const canvas = r.entry_files.filter((f) => f.role === 'canvas').map(({ id, name, mime, size }) => ({ id, name, mime, size }));
     const base = {
