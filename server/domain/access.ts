@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { chosenMessages as chosen } from '../../src/contract/messages';
+import type { Database } from '../db/schema';
 import { HttpError } from '../lib/http-errors';
 import type { Audience } from '../lib/notifier';
 import { YOUNG_PERSON_TYPE_ID, type SignedIn } from '../plugins/session';
@@ -65,15 +66,22 @@ export async function reachableResident(app: FastifyInstance, auth: SignedIn, re
   return { ...row, isSelf: row.user_id === auth.userId };
 }
 
-/** The signed-in person's own live resident record (a young person's), or null (staff). */
-export async function ownResidentId(app: FastifyInstance, auth: Pick<SignedIn, 'tenantId' | 'userId'>): Promise<string | null> {
-  const own = await app.db
+/**
+ * The signed-in person's own live resident record: a young person's (one at most); staff have none.
+ * The one place that says which row that is; callers add the columns they need (`.select`), a
+ * transaction passes itself as `db`. Columns are qualified so that a caller may join.
+ */
+export function ownResidentRow(db: Kysely<Database>, auth: Pick<SignedIn, 'tenantId' | 'userId'>) {
+  return db
     .selectFrom('residents')
-    .select('id')
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('residents.tenant_id', '=', auth.tenantId)
+    .where('residents.user_id', '=', auth.userId)
+    .where('residents.deleted_at', 'is', null);
+}
+
+/** The signed-in person's own live resident record's id (a young person's), or null (staff). */
+export async function ownResidentId(app: FastifyInstance, auth: Pick<SignedIn, 'tenantId' | 'userId'>): Promise<string | null> {
+  const own = await ownResidentRow(app.db, auth).select('residents.id').executeTakeFirst();
   return own?.id ?? null;
 }
 
@@ -131,15 +139,8 @@ export function rewardImageReadable(auth: SignedIn, alias = 'reward'): Expressio
  */
 export async function staffHome(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<string> {
   if (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) return homeId;
-  const own = await app.db
-    .selectFrom('residents')
-    .select('id')
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('home_id', '=', homeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  throw own ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
+  const livesThere = await ownResidentRow(app.db, auth).select('residents.id').where('residents.home_id', '=', homeId).executeTakeFirst();
+  throw livesThere ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
 }
 
 /**
@@ -198,19 +199,9 @@ export function documentSubmissionReadable(auth: SignedIn, alias = 'sub', docAli
 /**
  * A home a member of staff may share documents with: one they work in. A young person who lives
  * there is refused with 403 (they can reach it, but sharing is for staff); any other home is a 404.
+ * The same rule as a home whose catalogue they manage (staffHome).
  */
-export async function staffReachableHome(app: FastifyInstance, auth: SignedIn, homeId: string): Promise<string> {
-  if (await staffHomes(app, auth).where('home_staff.home_id', '=', homeId).executeTakeFirst()) return homeId;
-  const lives = await app.db
-    .selectFrom('residents')
-    .select('id')
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('home_id', '=', homeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  throw lives ? new HttpError(403, chosen.forbidden) : new HttpError(404, chosen.notFound);
-}
+export const staffReachableHome = staffHome;
 
 /**
  * Who may read which forms (templates of objectives and form documents), docs/decisions.md: staff of any
@@ -239,13 +230,7 @@ function staffHomes(app: FastifyInstance, auth: SignedIn) {
 
 /** The signed-in person as an event-stream audience (lib/notifier.ts). */
 export async function audienceOf(app: FastifyInstance, auth: SignedIn): Promise<Audience> {
-  const own = await app.db
-    .selectFrom('residents')
-    .select(['id', 'home_id'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const own = await ownResidentRow(app.db, auth).select(['residents.id', 'residents.home_id']).executeTakeFirst();
   const staff = (await staffHomes(app, auth).execute()).map((r) => r.home_id);
   const type = await app.db
     .selectFrom('users')
@@ -265,13 +250,7 @@ export async function audienceOf(app: FastifyInstance, auth: SignedIn): Promise<
 
 /** Ids of the homes a person belongs to: a young person's home, or the homes a carer works in. */
 export async function homeIdsOf(app: FastifyInstance, tenantId: string, userId: string): Promise<string[]> {
-  const resident = await app.db
-    .selectFrom('residents')
-    .select('home_id')
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const resident = await ownResidentRow(app.db, { tenantId, userId }).select('residents.home_id').execute();
   const staff = await app.db
     .selectFrom('home_staff')
     .select('home_id')

@@ -5,7 +5,7 @@ import { documentMessages, documentPageSchema, documentResponseSchema, type Docu
 import { FORM_FIELD_KINDS } from '../../src/contract/forms';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import type { Client } from './support/client';
-import { demoIds, openStream, signedIn, signedInRiley } from './support/session';
+import { demoIds, openStream, signInDemoClients } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 import { getBytes, jpegImage, PDF, pngImage, postForm, type FormValue } from './support/uploads';
 
@@ -25,8 +25,7 @@ let chris: Client;
 beforeAll(async () => {
   server = await startTestServer();
   ids = await demoIds(server);
-  [jamie, sam, ali, chris] = await Promise.all([signedIn(server, 'jamie'), signedIn(server, 'sam'), signedIn(server, 'carer.ali'), signedIn(server, 'carer.chris')]);
-  riley = await signedInRiley(server);
+  ({ jamie, sam, riley, ali, chris } = await signInDemoClients(server));
 });
 afterAll(async () => {
   await server?.close();

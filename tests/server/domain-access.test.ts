@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/contract/entries';
-import { audienceOf, entryReadable, homeIdsOf, reachableResident } from '../../server/domain/access';
+import { audienceOf, entryReadable, homeIdsOf, ownResidentId, ownResidentRow, reachableResident, staffHome, staffReachableHome } from '../../server/domain/access';
 import type { SignedIn } from '../../server/plugins/session';
 import { demoIds, signedIn } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
@@ -74,6 +75,32 @@ describe('residents and homes', () => {
     await expect(reachableResident(server.app, as('carer.ali'), jamie)).resolves.toMatchObject({ id: jamie, isSelf: false });
     await expect(reachableResident(server.app, as('carer.chris'), jamie)).rejects.toMatchObject({ statusCode: 404 });
     await expect(reachableResident(server.app, as('sam'), jamie)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('ownResidentRow: a young person’s own live record; staff, another site and a record that left have none', async () => {
+    const own = (auth: SignedIn) => ownResidentRow(server.db, auth).select(['residents.id', 'residents.home_id']).execute();
+    expect(await own(as('jamie'))).toEqual([{ id: ids.resident['demo/jamie'], home_id: ids.home['Willow House'] }]);
+    expect(await own(as('carer.ali'))).toEqual([]);
+    expect(await own({ ...as('jamie'), tenantId: (await server.db.selectFrom('tenants').select('id').where('slug', '=', 'northfield').executeTakeFirstOrThrow()).id })).toEqual([]);
+    expect(await ownResidentId(server.app, as('sam'))).toBe(ids.resident['demo/sam']);
+    // Fixture: Sam's record left care (no endpoint does this yet), then comes back.
+    await server.db.updateTable('residents').set({ deleted_at: sql`now()` }).where('id', '=', ids.resident['demo/sam']!).execute();
+    try {
+      expect(await ownResidentId(server.app, as('sam'))).toBeNull();
+      expect((await audienceOf(server.app, as('sam'))).residentId).toBeNull();
+    } finally {
+      await server.db.updateTable('residents').set({ deleted_at: null }).where('id', '=', ids.resident['demo/sam']!).execute();
+    }
+  });
+
+  it('staffHome and staffReachableHome: staff of the home; a young person who lives there 403; anyone else 404', async () => {
+    const willow = ids.home['Willow House']!;
+    for (const rule of [staffHome, staffReachableHome]) {
+      await expect(rule(server.app, as('carer.ali'), willow)).resolves.toBe(willow);
+      await expect(rule(server.app, as('jamie'), willow)).rejects.toMatchObject({ statusCode: 403 });
+      await expect(rule(server.app, as('sam'), willow)).rejects.toMatchObject({ statusCode: 404 });
+      await expect(rule(server.app, as('carer.chris'), willow)).rejects.toMatchObject({ statusCode: 404 });
+    }
   });
 
   it('homeIdsOf and audienceOf name the same homes', async () => {

@@ -8,7 +8,7 @@ import { entryPaths, fileViewPath, paths } from '../../src/contract/paths';
 import { featureMessages, residentDetailsResponseSchema, type ResidentDetails } from '../../src/contract/residents';
 import { rewardMessages, rewardPageSchema } from '../../src/contract/rewards';
 import type { Client } from './support/client';
-import { demoIds, openStream, signedIn, signedInRiley } from './support/session';
+import { demoIds, openStream, signInDemoClients } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 import { getBytes, PDF, postForm } from './support/uploads';
 
@@ -32,13 +32,7 @@ let alex: Client;
 beforeAll(async () => {
   server = await startTestServer();
   ids = await demoIds(server);
-  // Fixture, as rewards.test.ts: the other site's people fully signed in (its policy would hold them at two-factor set-up).
-  await server.db.updateTable('tenants').set({ mfa_policy: 'optional' }).where('slug', '=', 'northfield').execute();
-  [jamie, sam, ali, priya, chris, jo, alex] = await Promise.all([
-    signedIn(server, 'jamie'), signedIn(server, 'sam'), signedIn(server, 'carer.ali'), signedIn(server, 'manager.priya'), signedIn(server, 'carer.chris'),
-    signedIn(server, 'carer.jo', 'northfield'), signedIn(server, 'alex', 'northfield'),
-  ]);
-  riley = await signedInRiley(server);
+  ({ jamie, sam, riley, ali, priya, chris, jo, alex } = await signInDemoClients(server, ['priya', 'jo', 'alex']));
 });
 afterAll(async () => {
   await server?.close();

@@ -9,7 +9,7 @@ import { rosterPageSchema } from '../../src/contract/rota';
 import { pageSchema, type Checkpoint } from '../../src/contract/sync';
 import { localDay } from '../../server/seed/demo';
 import type { Client } from './support/client';
-import { demoIds, openStream, signedIn, signedInRiley, type OpenStream } from './support/session';
+import { demoIds, openStream, signInDemoClients, type OpenStream } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 
 /**
@@ -30,8 +30,7 @@ let chris: Client;
 beforeAll(async () => {
   server = await startTestServer();
   ids = await demoIds(server);
-  [jamie, sam, ali, chris] = await Promise.all([signedIn(server, 'jamie'), signedIn(server, 'sam'), signedIn(server, 'carer.ali'), signedIn(server, 'carer.chris')]);
-  riley = await signedInRiley(server);
+  ({ jamie, sam, riley, ali, chris } = await signInDemoClients(server));
 });
 afterAll(async () => {
   await server?.close();

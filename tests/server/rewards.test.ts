@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chosenMessages as chosen, messages } from '../../src/contract/messages';
+import { paths } from '../../src/contract/paths';
 import { residentDetailsResponseSchema } from '../../src/contract/residents';
 import {
   rewardExchangePageSchema, rewardExchangeResponseSchema, rewardMessages, rewardPageSchema, rewardResponseSchema, type Reward, type RewardExchange,
@@ -10,7 +11,7 @@ import { pointsPageSchema } from '../../src/contract/tasks';
 import { seedDemo } from '../../server/seed/demo';
 import { deriveKeys } from '../../server/lib/crypto';
 import type { Client } from './support/client';
-import { demoIds, openStream, signedIn, signedInRiley } from './support/session';
+import { demoIds, openStream, signInDemoClients } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 import { FakeClassifier, getBytes, PDF, pngImage, postForm, type FormValue } from './support/uploads';
 
@@ -33,12 +34,7 @@ const classifier = new FakeClassifier();
 beforeAll(async () => {
   server = await startTestServer({ imageClassifier: classifier });
   ids = await demoIds(server);
-  await server.db.updateTable('tenants').set({ mfa_policy: 'optional' }).where('slug', '=', 'northfield').execute();
-  [jamie, sam, ali, chris, jo, alex] = await Promise.all([
-    signedIn(server, 'jamie'), signedIn(server, 'sam'), signedIn(server, 'carer.ali'), signedIn(server, 'carer.chris'),
-    signedIn(server, 'carer.jo', 'northfield'), signedIn(server, 'alex', 'northfield'),
-  ]);
-  riley = await signedInRiley(server);
+  ({ jamie, sam, riley, ali, chris, jo, alex } = await signInDemoClients(server, ['jo', 'alex']));
 });
 afterAll(async () => {
   await server?.close();
@@ -237,13 +233,14 @@ describe('exchanging points', () => {
     await expectRefused(await exchange(jamie, await rewardOf(cedar(), 'Extra phone time')), { reward_id: [rewardMessages.unavailable] });
     await expectRefused(await exchange(jamie, await rewardOf(northfield(), 'Film night pick')), { reward_id: [rewardMessages.unavailable] });
     await expectRefused(await exchange(jamie, randomUUID()), { reward_id: [rewardMessages.unavailable] });
-    // The flag off (no staff endpoint sets flags yet).
+    // The flag off, as his carer switches it.
     const cheap = await newReward(1);
-    await server.db.updateTable('residents').set({ rewards_enabled: 0 }).where('id', '=', jamieId()).execute();
+    const switchRewards = (rewards_enabled: 0 | 1) => ali.put(`/api${paths.residentFeatures.build(jamieId())}`, { rewards_enabled });
+    expect((await switchRewards(0)).status).toBe(200);
     try {
       await expectRefused(await exchange(jamie, cheap.id), { rewards_enabled: [rewardMessages.rewardsOff] });
     } finally {
-      await server.db.updateTable('residents').set({ rewards_enabled: 1 }).where('id', '=', jamieId()).execute();
+      expect((await switchRewards(1)).status).toBe(200);
     }
     expect((await exchange(jamie, cheap.id)).status).toBe(201);
     expect((await balance()).balance).toBe(before - 1);

@@ -11,7 +11,7 @@ import { applyListQuery, fetchPage, parseListQuery, syncColumns, syncSelect, typ
 import { uuidv7 } from '../../lib/uuidv7';
 import { fieldErrors } from '../../lib/validate';
 import type { SignedIn } from '../../plugins/session';
-import { documentReadable, documentSubmissionReadable, isStaffOf } from '../access';
+import { documentReadable, documentSubmissionReadable, isStaffOf, ownResidentRow } from '../access';
 import { clientIdOf, createdBefore, isUniqueViolation, residentSensitivity } from '../entries/writes';
 import { checkImages, isImageMime, Problems, sanitiseName, type CheckedFile } from '../uploads/checks';
 import { uploadedFiles } from '../uploads/form-fields';
@@ -62,13 +62,7 @@ export async function submitForm(app: FastifyInstance, auth: SignedIn, documentI
     .where(documentReadable(auth, 'doc'))
     .executeTakeFirst();
   if (!doc) throw new HttpError(404, documentMessages.notFound);
-  const resident = await app.db
-    .selectFrom('residents')
-    .select(['id', 'home_id'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const resident = await ownResidentRow(app.db, auth).select(['residents.id', 'residents.home_id']).executeTakeFirst();
   // Staff read the form but do not fill it in for the young person.
   if (!resident) throw new HttpError(403, documentMessages.onlyYoungPerson);
   if (doc.kind !== 'form' || !doc.form_version_id) throw new HttpError(422, chosen.validationFailed, { answers: [documentMessages.notAForm] });

@@ -3,6 +3,7 @@ import type { EntryKind } from '../../../src/contract/entry-kind';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
 import { HttpError } from '../../lib/http-errors';
 import type { SignedIn } from '../../plugins/session';
+import { ownResidentRow } from '../access';
 
 /** The young person's flags of the two entry kinds (residents table). */
 export interface EntryFlags {
@@ -23,12 +24,6 @@ export const switchedOffError = () => new HttpError(403, chosen.forbidden);
  * refused too. Staff have no resident record: they go on commenting. Reads stay: the words are theirs.
  */
 export async function refuseWhenSwitchedOff(app: FastifyInstance, auth: SignedIn, kind: EntryKind): Promise<void> {
-  const own = await app.db
-    .selectFrom('residents')
-    .select(['journal_enabled', 'voice_enabled'])
-    .where('tenant_id', '=', auth.tenantId)
-    .where('user_id', '=', auth.userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const own = await ownResidentRow(app.db, auth).select(['residents.journal_enabled', 'residents.voice_enabled']).executeTakeFirst();
   if (own && !switchedOn(own, kind)) throw switchedOffError();
 }
