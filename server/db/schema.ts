@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { EntryKind } from '../../src/contract/entry-kind';
 
-/** Kysely table types; they mirror migrations/0001-initial.ts to 0013-resident-home-stays.ts (0009 adds only indexes). */
+/** Kysely table types; they mirror migrations/0001-initial.ts to 0014-staff-access-detail.ts (0009 adds only indexes). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** `date` columns are parsed as 'YYYY-MM-DD' strings by both drivers (see database.ts). */
@@ -494,6 +494,8 @@ export interface StaffAccessLogTable {
   target: ColumnType<Record<string, unknown>, string | undefined, never>;
   status: number;
   at: Generated<Date>;
+  /** 0014: what a staff write changed (contract staffChangeSchema), null for other requests. */
+  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, never>;
 }
 
 /** 0011: an uploaded file's head when its bytes are in the database (PostgreSQL; lib/database-file-store.ts). */

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StaffChange } from '../../src/contract/audit';
 import { paths } from '../../src/contract/paths';
 import { recordStaffAccess } from '../domain/audit/staff-access';
 
@@ -8,11 +9,30 @@ import { recordStaffAccess } from '../domain/audit/staff-access';
  * parameters, when, the status. Recorded before the answer is sent (onSend, not onResponse), so
  * no member of staff has seen anything the log does not hold yet; it costs staff requests one insert. A young person's own requests are never recorded. Left out: the
  * staff member's own account and devices, and the log itself (reading it is not a young person's data).
+ * The body is not kept: a write whose route does not say what it changed (a young person's flags,
+ * their home) reports the change with noteStaffChange once it has committed, and the row holds it.
  */
 const API = '/api';
 const OWN = new Set([paths.account, paths.changePassword, paths.pushSubscribe, paths.pushUnsubscribe, paths.mfaMethod, paths.recoveryCodes, paths.staffAccessLog].map((route) => `${API}${route.pattern}`));
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What this request's write changed, for the staff access log (noteStaffChange). */
+    staffChange: StaffChange | null;
+  }
+}
+
+/**
+ * A committed write's change, for this request's log row. Called only after the commit, so a
+ * refused request (4xx, always refused before anything changes) and an idempotent replay (the
+ * handler does not run) carry none.
+ */
+export function noteStaffChange(request: FastifyRequest, change: StaffChange): void {
+  request.staffChange = change;
+}
+
 export function registerStaffAudit(app: FastifyInstance): void {
+  app.decorateRequest('staffChange', null);
   app.addHook('onSend', async (request, reply, payload) => {
     const session = request.session;
     if (!session?.staff || session.state !== 'full' || !session.userId || !session.tenantId) return payload;
@@ -27,6 +47,7 @@ export function registerStaffAudit(app: FastifyInstance): void {
         params: request.params,
         query: request.query,
         status: reply.statusCode,
+        detail: request.staffChange,
       });
     } catch (error) {
       // Refusing the answer would not undo the work behind it; a lost record must at least be visible to whoever runs the site.

@@ -12,6 +12,7 @@ import { entryVersions } from './0010-entry-versions';
 import { scaleOut } from './0011-scale-out';
 import { calendarSyncTime } from './0012-calendar-sync-time';
 import { residentHomeStays } from './0013-resident-home-stays';
+import { staffAccessDetail } from './0014-staff-access-detail';
 
 /** Static list: no directory scanning, so it works the same under tsx, vitest and a bundle. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-scale-out': scaleOut,
   '0012-calendar-sync-time': calendarSyncTime,
   '0013-resident-home-stays': residentHomeStays,
+  '0014-staff-access-detail': staffAccessDetail,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { isSavableText, printableKey } from '../../../src/contract/text';
-import type { StaffAccessRow } from '../../../src/contract/audit';
+import type { StaffAccessRow, StaffChange } from '../../../src/contract/audit';
 import { applyListQuery, fetchPage, syncSelect, type ListRequest, type ListSpec } from '../../lib/list-query';
 import { homeIdsOf } from '../access';
 
@@ -19,6 +19,8 @@ export interface StaffAccess {
   params: unknown;
   query: unknown;
   status: number;
+  /** What the write changed, as its domain reported it after the commit (plugins/staff-audit.ts noteStaffChange). */
+  detail: StaffChange | null;
 }
 
 const MAX_TEXT = 200;
@@ -61,6 +63,7 @@ export async function recordStaffAccess(app: FastifyInstance, access: StaffAcces
       route: access.route,
       target: JSON.stringify({ params: kept(access.params ?? {}), query: kept(access.query ?? {}) }),
       status: access.status,
+      detail: access.detail ? JSON.stringify(access.detail) : null,
     })
     .execute();
 }
@@ -97,6 +100,7 @@ export async function staffAccessPage(app: FastifyInstance, tenantId: string, ma
       'log.route',
       'log.target',
       'log.status',
+      'log.detail',
     ])
     .where('log.tenant_id', '=', tenantId)
     .where(({ exists, selectFrom }) =>
@@ -121,6 +125,7 @@ export async function staffAccessPage(app: FastifyInstance, tenantId: string, ma
       route: row.route,
       target: row.target as StaffAccessRow['target'],
       status: row.status,
+      detail: row.detail as StaffChange | null,
     })),
   );
 }

@@ -302,10 +302,16 @@ export async function decideExchange(app: FastifyInstance, auth: SignedIn, excha
   if (decided) {
     const topics = decision === 'denied' ? (['reward_history', 'points', 'resident'] as const) : (['reward_history'] as const);
     app.notifier.publish({ tenantId: auth.tenantId, homeId: resident.home_id, residentId: resident.id }, [...topics]);
-    app.push.toUser(
+    // Rewards switched off: the push would open a screen the app blocks (the decision syncs all the same).
+    if (await rewardsSwitchedOn(app, auth.tenantId, resident.id)) app.push.toUser(
       { tenantId: auth.tenantId, userId: resident.user_id },
       changedPushMessage({ collections: [...topics], url: pushUrls.rewardHistory }, app.config.productName),
     );
   }
   return showExchange(app, auth, found.id);
+}
+
+async function rewardsSwitchedOn(app: FastifyInstance, tenantId: string, residentId: string): Promise<boolean> {
+  const row = await app.db.selectFrom('residents').select('rewards_enabled').where('tenant_id', '=', tenantId).where('id', '=', residentId).executeTakeFirst();
+  return row?.rewards_enabled === 1;
 }

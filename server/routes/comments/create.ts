@@ -13,7 +13,7 @@ import { requireAuth, type SignedIn } from '../../plugins/session';
 import { entryReadable } from '../../domain/access';
 import { ENTRY_TABLE } from '../../domain/entries/entry-table';
 import { touched } from '../../domain/entries/conflicts';
-import { refuseWhenSwitchedOff } from '../../domain/entries/feature-switch';
+import { refuseWhenSwitchedOff, switchedOn } from '../../domain/entries/feature-switch';
 import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
 import { removeRetiredBytes, retireFiles } from '../../domain/uploads/retire';
@@ -30,7 +30,9 @@ import { commentById } from '../../domain/comments/queries';
  * Allowed for the entry's young person and the staff of their home; anyone else gets 404.
  * In the same transaction the thread's resident_feedback row follows: a staff comment makes it
  * await the young person (count + 1), the young person's reply clears it (count 0).
- * After the commit, a staff comment also sends a content-free Web Push to the young person.
+ * After the commit, a staff comment also sends a content-free Web Push to the young person, unless
+ * staff switched that kind off for them: the push would open a screen the app blocks (the comment
+ * is stored and syncs all the same, and shows when the kind is switched on again).
  * A create may carry the client's `id` (checked first): the same person's comment with that id
  * means the create was sent again (answered as created, nothing changes); any other row with it is
  * 422 `id` (idTaken). On a locked entry (locked_at) the young person can neither comment nor edit
@@ -64,6 +66,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
     .selectFrom(`${ENTRY_TABLE[type]} as entry` as 'journal_entries as entry')
     .innerJoin('residents', 'residents.id', 'entry.resident_id')
     .select(['entry.id', 'entry.locked_at', 'entry.shared_with', 'entry.shared_with_management', 'residents.id as resident_id', 'residents.user_id', 'residents.home_id'])
+    .select(['residents.journal_enabled', 'residents.voice_enabled'])
     .select(type === 'voice' ? sql<string | null>`entry.category_id`.as('category_id') : sql<string | null>`null::uuid`.as('category_id'))
     .where('entry.tenant_id', '=', auth.tenantId)
     .where('entry.id', '=', input.entry_id)
@@ -141,7 +144,7 @@ async function createComment(app: FastifyInstance, request: FastifyRequest, type
   }
   app.notifier.publish({ tenantId: auth.tenantId, homeId: entry.home_id, residentId: entry.resident_id, readers: readersOf(entry) }, ['feedback', type]);
   // A staff reply reaches the young person's closed app too: a push that names only what to pull and where to go.
-  if (!byResident) {
+  if (!byResident && switchedOn(entry, type)) {
     app.push.toUser(
       { tenantId: auth.tenantId, userId: entry.user_id },
       changedPushMessage({ collections: ['feedback', type], url: pushUrls.entryThread(type, entry.id) }, app.config.productName),

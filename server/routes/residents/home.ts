@@ -3,6 +3,7 @@ import { paths } from '../../../src/contract/paths';
 import { idParamsSchema } from '../../../src/contract/users';
 import { parse } from '../../lib/validate';
 import { requireAuth } from '../../plugins/session';
+import { noteStaffChange } from '../../plugins/staff-audit';
 import { requirePutOverride } from '../../domain/entries/writes';
 import { moveResident } from '../../domain/residents/move';
 
@@ -11,7 +12,7 @@ export default async function residentHomeRoute(app: FastifyInstance) {
   const handler = async (request: FastifyRequest) => {
     const auth = requireAuth(request);
     const { id } = parse(idParamsSchema, request.params);
-    return { success: true as const, data: await moveResident(app, auth, id, request.body) };
+    return { success: true as const, data: await moveResident(app, auth, id, request.body, (change) => noteStaffChange(request, change)) };
   };
   const config = { idempotent: true };
   app.put(paths.residentHome.pattern, { config }, handler);
