@@ -2,15 +2,17 @@
  * The file sweep (src/data/replication/file-sweep.ts) over a real encrypted replica on
  * fake-indexeddb, rows written as a pull writes them: which cached files leave the device (those
  * no row names any more, emptied as they go), which never do (`local:` files, drafts' files, files
- * a draft or a row with a local change names, summaries, kept chunks, photos, anything just
- * stored), deleted rows blanked, and what a pass reads (only what was written since the last one).
+ * a draft or a row with a local change names, summaries, kept chunks, the young person's own photo,
+ * anything just stored), profile photos of people no row names any more, deleted rows blanked, and
+ * what a pass reads (only what was written since the last one).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import type { OpenReplica } from '@/data/replica/replica-store';
-import type { CommentDoc, FileDoc, JournalDoc, LookupDoc, RewardExchangeDoc } from '@/data/replica/types';
+import { summaryDoc, type CommentDoc, type FileDoc, type JournalDoc, type LookupDoc, type ResidentDoc, type RewardExchangeDoc, type RosterDoc, type StaffDoc } from '@/data/replica/types';
 import { configureFileSweep, fileSweepIdle, resetFileSweepConfig, sweepCachedFiles, sweepOnce } from '@/data/replication/file-sweep';
 import { FILE_SWEEP_SUMMARY_ID } from '@/data/replication/named-files';
+import { photoKey } from '@/data/replication/photo-names';
 import { fileCacheKey, localFileKey } from '@/entries/data/file-keys';
 import { fakeIdb, randomKey, testAccount, uniqueName, uuid } from './fixtures';
 
@@ -82,7 +84,8 @@ describe('the file sweep', () => {
       cached(`draft-file:entry:journal:new/${uuid(52)}`, { kind: 'draft' }),
       cached('summary:journal-reactions', { kind: 'summary' }),
       cached(`kept:${uuid(53)}:${uuid(54)}:0`, { kind: 'kept' }),
-      cached(`photo:${uuid(55)}`, { kind: 'photo' }),
+      // The young person's own photo, which no row here names.
+      cached(photoKey(testAccount.user.id), { kind: 'photo' }),
       cached(`file:other:${uuid(56)}`),
     ]);
     const before = await liveKeys();
@@ -229,5 +232,83 @@ describe('the file sweep', () => {
     await fileSweepIdle(open.db);
     expect(most).toBe(1);
     expect(await liveKeys()).not.toContain(fileCacheKey('journal', uuid(95)));
+  });
+});
+
+const person = (n: number, hasPhoto = true) => ({ id: uuid(n), first_name: `First ${n}`, last_name: `Last ${n}`, has_photo: hasPhoto });
+const staffRow = (n: number): StaffDoc => ({ ...person(n), updated_at: LONG_AGO, job_title: null, ...synced });
+const shift = (n: number, user: number): RosterDoc => ({
+  id: uuid(n), updated_at: LONG_AGO, home_id: uuid(3), user_id: uuid(user), shift_date: '2026-01-01', starts_at: '08:00', ends_at: '16:00', user: person(user), ...synced,
+});
+const photo = (n: number, overrides: Partial<FileDoc> = {}) => cached(photoKey(uuid(n)), { kind: 'photo', content_type: 'image/jpeg', ...overrides });
+const photoKeys = (...ns: number[]) => ns.map((n) => photoKey(uuid(n)));
+
+describe('profile photos in the file sweep', () => {
+  it("a photo of someone no row names goes, emptied; the staff list, a comment, a task log, the roster, feedback and the key worker keep theirs; the young person's own stays", async () => {
+    await open.db.staff.insert(staffRow(601));
+    await open.db.journal.insert(entry(7));
+    await open.db.comments.insert({
+      id: uuid(5002), updated_at: LONG_AGO, entry_type: 'journal', entry_id: uuid(1007), created_at: LONG_AGO, local_only: false,
+      comment: 'Well done', reaction: null, creator: person(602), files: [], ...synced,
+    } as CommentDoc);
+    await open.db.tasks.insert({
+      id: uuid(4100), kind: 'log', updated_at: LONG_AGO, task_log_id: uuid(4100), status: 'current', sort_key: LONG_AGO, local_only: false,
+      comments: [{ id: uuid(4101), comment: 'Nice', files: [], creator: person(607) }], ...synced,
+    } as never);
+    await open.db.rota.insert(shift(6030, 603));
+    await open.db.resident.insert({ id: uuid(2), kind: 'details', updated_at: LONG_AGO, key_worker: person(604), ...synced } as unknown as ResidentDoc as never);
+    await open.db.feedback.insert({
+      id: uuid(6080), updated_at: LONG_AGO, type: 'journal', resident_id: uuid(2), entry_id: uuid(1007), comment_id: uuid(6081), count: 1, awaiting_resident_response: true,
+      locked_at: null, reaction: null, entry: { id: uuid(1007), excerpt: 'x', created_at: LONG_AGO }, category: null,
+      latest_comment: { id: uuid(6081), comment: 'Hi', created_at: LONG_AGO, creator: person(608) }, ...synced,
+    } as never);
+    // 606 is named only as a person without a photo (a comment's creator): no screen asks for it.
+    await open.db.comments.insert({
+      id: uuid(5003), updated_at: LONG_AGO, entry_type: 'journal', entry_id: uuid(1007), created_at: LONG_AGO, local_only: false,
+      comment: 'Hello', reaction: null, creator: person(606, false), files: [], ...synced,
+    } as CommentDoc);
+    await open.db.files.bulkInsert([...[601, 602, 603, 604, 605, 606, 607, 608].map((n) => photo(n)), cached(photoKey(testAccount.user.id), { kind: 'photo' })]);
+
+    const report = await sweepOnce(open);
+    expect(report).toMatchObject({ photos: 2, collected: 0 });
+    const kept = [...photoKeys(601, 602, 603, 604, 607, 608), photoKey(testAccount.user.id)];
+    expect(await bytesOnDevice([...kept, ...photoKeys(605, 606)])).toEqual(kept);
+    expect((await liveKeys()).filter((id) => id.startsWith('photo:')).sort()).toEqual([...kept].sort());
+    expect(await sweepOnce(open)).toMatchObject({ photos: 0 });
+  });
+
+  it('a member of staff who leaves the home: their photo goes once neither the staff list nor a shift names them', async () => {
+    await open.db.staff.insert(staffRow(611));
+    await open.db.rota.insert(shift(6110, 611));
+    await open.db.files.insert(photo(611));
+    expect(await sweepOnce(open)).toMatchObject({ photos: 0 });
+
+    // The list's tombstone (blank, as the server sends it now): the roster still shows them today.
+    await (await open.db.staff.findOne(uuid(611)).exec())!.remove();
+    expect(await sweepOnce(open)).toMatchObject({ photos: 0 });
+    expect(await bytesOnDevice(photoKeys(611))).toEqual(photoKeys(611));
+
+    await (await open.db.rota.findOne(uuid(6110)).exec())!.remove();
+    expect(await sweepOnce(open)).toMatchObject({ photos: 1 });
+    expect(await bytesOnDevice(photoKeys(611))).toEqual([]);
+  });
+
+  it('keeps a photo stored in the last two minutes, as a cached file', async () => {
+    resetFileSweepConfig();
+    await open.db.files.bulkInsert([photo(621, { updated_at: new Date().toISOString() }), photo(622)]);
+    expect(await sweepOnce(open)).toMatchObject({ photos: 1 });
+    expect(await bytesOnDevice(photoKeys(621, 622))).toEqual(photoKeys(621));
+  });
+
+  it('a summary stored before photos were counted is rebuilt, not trusted (it names none)', async () => {
+    await open.db.staff.insert(staffRow(631));
+    await open.db.files.insert(photo(631));
+    // What a device that swept before this version keeps: every row read, none naming a photo.
+    const past = { id: '\uffff', lwt: Number.MAX_SAFE_INTEGER };
+    const checkpoints = Object.fromEntries(['comments', 'journal', 'voice', 'tasks', 'lookups', 'points', 'staff', 'rota', 'calendar', 'feedback'].map((c) => [c, past]));
+    await open.db.files.insert(summaryDoc(FILE_SWEEP_SUMMARY_ID, { v: 1, checkpoints, rows: [] }));
+
+    expect(await sweepOnce(open)).toMatchObject({ photos: 0 });
+    expect(await bytesOnDevice(photoKeys(631))).toEqual(photoKeys(631));
   });
 });

@@ -1,16 +1,19 @@
 /**
  * Profile photos cached encrypted in the replica's `files` collection (`photo:<user id>`, bytes as
  * base64 in an encrypted field). Fetched through src/api when missing and online; a photo the
- * server does not have is remembered (data null) for a day.
+ * server does not have is remembered (data null) for a day. A photo of someone no row on the
+ * device names any more (a member of staff who left the home) is collected by the file sweep
+ * (src/data/replication/photo-names.ts, where the key is made); the young person's own never is.
  */
 import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import { getProfilePhoto } from '@/api/users/get-profile-photo';
 import type { Result } from '@/api/result';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../replica/types';
+import { photoKey } from '../replication/photo-names';
 
 export const PHOTO_RETRY_AFTER_MS = 24 * 3600_000;
-export const photoKey = (userId: string): string => `photo:${userId}`;
+export { photoKey };
 
 export function blobOf(doc: Pick<FileDoc, 'data' | 'content_type'>): Blob | null {
   return doc.data ? new Blob([base64ToBytes(doc.data)], { type: doc.content_type }) : null;

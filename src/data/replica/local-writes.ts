@@ -7,8 +7,12 @@
  * decided on a local state the document no longer has is refused by the storage and decided again
  * on the document as it is then (../database/refused-pulls.ts), so nothing here has to put a
  * change back over a pull or settle a document twice.
+ *
+ * A document removed here still has its local change (pending or failed), which the file sweep
+ * never blanks: it is emptied in the write that removes it (./remove-emptied.ts).
  */
 import type { RxCollection, RxDocument } from 'rxdb';
+import { incrementalRemoveEmptied, removeEmptied } from './remove-emptied';
 import { whenReplicaOpen } from './replica-store';
 import { syncFields } from './types';
 import type { SyncState } from './types';
@@ -57,7 +61,7 @@ export async function discardLocalChange(collection: ReplicaCollectionName, id: 
   const parked = (current.sync_server as Record<string, unknown> | null | undefined) ?? null;
   if (!parked && current.local_only !== true) return false;
   if (!parked || parked._deleted === true) {
-    await doc.remove();
+    await removeEmptied(doc);
     return true;
   }
   const { _deleted: _gone, [BASE]: _base, ...server } = parked;
@@ -167,7 +171,7 @@ async function applySyncState(doc: RxDocument<Doc>, sync: SyncState, settled: Se
     const { _deleted: _gone, ...server } = parked;
     return { ...(server as Doc), ...syncFields(sync), sync_server: null, id };
   });
-  if (tombstone) await doc.getLatest().incrementalRemove();
+  if (tombstone) await incrementalRemoveEmptied(doc.getLatest());
 }
 
 const updatedAt = (copy: Record<string, unknown>) => String(copy.updated_at ?? '');

@@ -13,7 +13,8 @@
  *   id). Until then a pending or delivered review of this device counts as pending points; a failed
  *   one does not (it was refused).
  * - Synced overlays that the log and the ledger have caught up with are deleted after each pull of
- *   the tasks or the points (`pruneTaskOverlays`).
+ *   the tasks or the points (`pruneTaskOverlays`), emptied in the same write (./remove-emptied.ts):
+ *   the words are the log's now, and a points pull asks for no sweep to blank them.
  * - The balance also takes into account the reward exchanges the ledger does not hold yet
  *   (./rewards.ts `exchangeAdjustment`); `spending` is what this device's swaps still waiting to be
  *   sent set aside.
@@ -21,6 +22,7 @@
 import { combineLatest, map, type Observable } from 'rxjs';
 import { rules } from '@/contract/rules';
 import type { TaskComment } from '@/contract/tasks';
+import { removeEmptied } from './remove-emptied';
 import type { ReplicaDatabase } from './replica-store';
 import { exchangeAdjustment, rewardSources$, waitingExchanges, type ExchangePart } from './rewards';
 import type { PointsDoc, RewardExchangeDoc, SyncStateName, TaskCommentOverlayDoc, TaskLogDoc } from './types';
@@ -162,7 +164,7 @@ export async function pruneTaskOverlays(db: ReplicaDatabase): Promise<void> {
   for (const overlay of done) {
     const doc = await db.tasks.findOne(overlay.id).exec();
     const now = doc?.toJSON() as unknown as TaskCommentOverlayDoc | undefined;
-    if (doc && now?.sync_state === 'synced' && now.updated_at === overlay.updated_at) await doc.remove();
+    if (doc && now?.sync_state === 'synced' && now.updated_at === overlay.updated_at) await removeEmptied(doc);
   }
 }
 

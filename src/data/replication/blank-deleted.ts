@@ -9,51 +9,27 @@
  *
  * A deleted row is blanked when nothing on the device can want its content back: it is synced and
  * names no outbox write (`sync_outbox_id`): no local change waits on it (a pull never deletes a
- * pending or failed row, it parks the server's tombstone beside it). Blank means every encrypted field set to the
- * empty value of its type (null where the schema allows it, else '', 0, false, [] or {}): the clear
- * fields (ids, dates, sort keys, kinds) stay, so the row still satisfies its schema and a checkpoint
- * or `keepNewest` reads what it did. The write is made on the revision read: a pull that brings the
- * row back meanwhile makes it a conflict, and the pull's copy stands (src/data/database/refused-pulls.ts
- * hands a refused pull back to its replication the other way round).
+ * pending or failed row, it parks the server's tombstone beside it). Blank is what a removal on this
+ * device leaves (../replica/remove-emptied.ts, which every removal of content uses): every encrypted
+ * field set to the empty value of its type, the clear fields (ids, dates, sort keys, kinds) kept, so
+ * the row still satisfies its schema and a checkpoint or `keepNewest` reads what it did. The write
+ * is made on the revision read: a pull that brings the row back meanwhile makes it a conflict, and
+ * the pull's copy stands (src/data/database/refused-pulls.ts hands a refused pull back to its
+ * replication the other way round).
  */
 import type { RxCollection, RxJsonSchema } from 'rxdb';
+import { emptiedFields, holdsContent } from '../replica/remove-emptied';
 import type { ChangesSince, ReplicaDatabase } from '../replica/replica-store';
 
 type Collection = Parameters<ChangesSince>[0];
 type Plain = Record<string, unknown> & { id: string; _deleted?: boolean };
-type Property = { type?: string | readonly string[] };
 
 /** The collections whose deleted rows are blanked: every one the sweep reads but `files` and `documents` (./file-sweep.ts). */
 export const BLANKED_COLLECTIONS = ['comments', 'journal', 'voice', 'tasks', 'lookups', 'points', 'staff', 'rota', 'calendar', 'feedback'] as const satisfies readonly Collection[];
 
-function emptyOf(property: Property | undefined): unknown {
-  const types = property?.type === undefined ? [] : Array.isArray(property.type) ? property.type : [property.type];
-  if (types.includes('null')) return null;
-  if (types.includes('string')) return '';
-  if (types.includes('integer') || types.includes('number')) return 0;
-  if (types.includes('boolean')) return false;
-  if (types.includes('array')) return [];
-  return {};
-}
-
-const isEmpty = (value: unknown, empty: unknown): boolean =>
-  value === empty ||
-  (Array.isArray(empty) && Array.isArray(value) && value.length === 0) ||
-  (typeof empty === 'object' && empty !== null && !Array.isArray(empty) && typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
-
-/** The blank form's encrypted fields (present or required ones), or null when the row is blank already. */
+/** The blank form's encrypted fields, or null when the row is blank already (../replica/remove-emptied.ts). */
 function blanks(schema: RxJsonSchema<Plain>, doc: Plain): Record<string, unknown> | null {
-  const properties = schema.properties as Record<string, Property>;
-  const required = new Set((schema.required ?? []) as readonly string[]);
-  const fields: Record<string, unknown> = {};
-  let differs = false;
-  for (const field of schema.encrypted ?? []) {
-    if (!(field in doc) && !required.has(field)) continue;
-    const empty = emptyOf(properties[field]);
-    fields[field] = empty;
-    differs ||= !isEmpty(doc[field], empty);
-  }
-  return differs ? fields : null;
+  return holdsContent(schema, doc) ? emptiedFields(schema, doc) : null;
 }
 
 /** A deleted row read by the sweep that still holds content and no local change. */

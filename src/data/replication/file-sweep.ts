@@ -5,19 +5,22 @@
  * child's private data that they deleted.
  *
  * The rule, kept explicit:
- * - only `file:<module>:<file id>` documents are ever collected (./cached-files.ts, a module it
- *   knows); never `local:` (this device's own files, which the outbox's settle moves to the server's
- *   ids), `draft:`, `kept:` (the documents keeper's own, src/data/documents/keeper.ts), `summary:`
- *   or `photo:` documents;
+ * - only `file:<module>:<file id>` documents (./cached-files.ts, a module it knows) and profile
+ *   photos (`photo:<user id>`) are ever collected; never `local:` (this device's own files, which
+ *   the outbox's settle moves to the server's ids), `draft:`, `kept:` (the documents keeper's own,
+ *   src/data/documents/keeper.ts) or `summary:` documents, nor the signed-in young person's own photo;
  * - only when no row on the device names that key (./named-files.ts): a pending or failed row is
- *   a row, its parked server copy too, and a comment counts while its entry is here;
+ *   a row, its parked server copy too, and a comment counts while its entry is here. A photo is
+ *   named by every row holding that person with a photo (./photo-names.ts: the staff list, the
+ *   creators of entries, comments and logs, the roster, feedback, the key worker);
  * - never when a kept draft mentions the file's id (src/data/drafts.ts);
- * - never a file stored in the last `graceMs`: settle stores an upload's bytes under the server's
- *   id a moment before the entry names it, and a picture is fetched for a reward that just came back.
+ * - never a file or photo stored in the last `graceMs`: settle stores an upload's bytes under the
+ *   server's id a moment before the entry names it, and a picture is fetched for a reward that just
+ *   came back.
  * A file is emptied in the write that deletes it (RxDB keeps a deleted document's last data), made
- * on the revision read: a file stored again meanwhile makes it a conflict, and it stays. `files`
- * is local to the device (no replication pushes it, the outbox has its own store), so removing one
- * makes no outbox write.
+ * on the revision read (../replica/remove-emptied.ts): a file stored again meanwhile makes it a
+ * conflict, and it stays. `files` is local to the device (no replication pushes it, the outbox has
+ * its own store), so removing one makes no outbox write.
  *
  * The same pass blanks deleted rows that still hold content (./blank-deleted.ts).
  *
@@ -28,10 +31,12 @@
  */
 import { draftId } from '../drafts';
 import { replicaPasses } from '../replica/passes';
+import { removeEmptied } from '../replica/remove-emptied';
 import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import { BLANKED_COLLECTIONS, blankDeletedRows, needsBlanking } from './blank-deleted';
 import { CACHED_FILE_PREFIX, parseFileCacheKey } from './cached-files';
 import { NamedFiles } from './named-files';
+import { PHOTO_PREFIX, photoKey, residentPhotoNames } from './photo-names';
 import { liveIdsStartingWith } from './stored-ids';
 import { replicationStatus } from './sync-status';
 
@@ -58,6 +63,8 @@ export interface SweepReport {
   readonly cached: number;
   readonly collected: number;
   readonly blanked: number;
+  /** Profile photos collected. */
+  readonly photos: number;
 }
 
 const indexes = new WeakMap<ReplicaDatabase, NamedFiles>();
@@ -66,10 +73,10 @@ const indexes = new WeakMap<ReplicaDatabase, NamedFiles>();
  * reach this module (a thread's replication), and RxDB in a page's chunk breaks the replica
  * (docs/decisions.md "RxDB in entries (stop 40)").
  */
-type Sweepable = Pick<OpenReplica, 'db' | 'changesSince'>;
-const namedFilesOf = ({ db, changesSince }: Sweepable): NamedFiles => {
+type Sweepable = Pick<OpenReplica, 'db' | 'changesSince' | 'identity'>;
+const namedFilesOf = ({ db, changesSince, identity }: Sweepable): NamedFiles => {
   let index = indexes.get(db);
-  if (!index) indexes.set(db, (index = new NamedFiles(db, changesSince)));
+  if (!index) indexes.set(db, (index = new NamedFiles(db, changesSince, identity.userId)));
   return index;
 };
 
@@ -92,6 +99,7 @@ async function catchUp(db: ReplicaDatabase, index: NamedFiles): Promise<number> 
 
 /** Of these keys, those whose file id no kept draft mentions (drafts are few and small). */
 async function notInDrafts(db: ReplicaDatabase, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
   const ids = await liveIdsStartingWith(db.files, draftId(''));
   if (ids.length === 0) return [...keys];
   const texts = [...(await db.files.findByIds(ids).exec()).values()].map((doc) => String(doc.get('data') ?? ''));
@@ -104,8 +112,7 @@ async function erase(db: ReplicaDatabase, keys: readonly string[], now: number):
   for (const doc of (await db.files.findByIds([...keys]).exec()).values()) {
     if (db.closed) break;
     if (now - Date.parse(doc.get('updated_at') as string) < config.graceMs) continue;
-    const done = await doc
-      .modify((data) => ({ ...data, data: null, content_type: '', _deleted: true }) as typeof data)
+    const done = await removeEmptied(doc)
       .then(() => true)
       .catch(() => false);
     if (done) erased += 1;
@@ -117,22 +124,33 @@ async function erase(db: ReplicaDatabase, keys: readonly string[], now: number):
 export async function sweepOnce(open: Sweepable): Promise<SweepReport> {
   const { db } = open;
   const index = namedFilesOf(open);
-  // What is cached first, what is named after: a file is stored after the row that names it, so
-  // every file listed here has its row in the catch-up below.
+  // What is cached first, what is named after: a file (a photo) is stored after the row that names
+  // it (shows it), so every one listed here has its row in the catch-up below.
   const cached = (await liveIdsStartingWith(db.files, CACHED_FILE_PREFIX)).filter((key) => parseFileCacheKey(key) !== null);
+  const own = photoKey(open.identity.userId);
+  const photos = (await liveIdsStartingWith(db.files, PHOTO_PREFIX)).filter((key) => key !== own);
   let blanked = await catchUp(db, index);
-  let unnamed = cached.filter((key) => !index.named().has(key));
+  const namedFirst = index.named();
+  let unnamed = cached.filter((key) => !namedFirst.has(key));
+  let unnamedPhotos = photos.filter((key) => !namedFirst.has(key));
   let collected = 0;
-  if (unnamed.length > 0) {
+  let photosCollected = 0;
+  if (unnamed.length > 0 || unnamedPhotos.length > 0) {
     unnamed = await notInDrafts(db, unnamed);
     // Again just before: a row written during the pass (a reward back again) keeps its file.
     blanked += await catchUp(db, index);
     const named = index.named();
     unnamed = unnamed.filter((key) => !named.has(key));
-    collected = await erase(db, unnamed, Date.now());
+    if (unnamedPhotos.length > 0) {
+      const ownRecords = await residentPhotoNames(db, open.identity.userId);
+      unnamedPhotos = unnamedPhotos.filter((key) => !named.has(key) && !ownRecords.has(key));
+    }
+    const now = Date.now();
+    collected = await erase(db, unnamed, now);
+    photosCollected = await erase(db, unnamedPhotos, now);
   }
   await index.store();
-  return { cached: cached.length, collected, blanked };
+  return { cached: cached.length, collected, blanked, photos: photosCollected };
 }
 
 function whenPullsQuiet(): Promise<void> {

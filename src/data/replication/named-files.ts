@@ -1,14 +1,15 @@
 /**
- * Which cached files the replica's rows name (./file-names.ts), kept as an encrypted summary beside
- * them, as the journal's reactions are (src/entries/data/journal-reactions.ts, stop 40): the file
+ * Which cached files the replica's rows name (./file-names.ts), and which people's profile photos
+ * (./photo-names.ts), kept as an encrypted summary beside them, as the journal's reactions are (src/entries/data/journal-reactions.ts, stop 40): the file
  * sweep must not read and decrypt 5,000 entries after every pull to learn that.
  *
  * The summary is one `files` document (kind `summary`, never collected): each row that names a
- * cached file, as `[collection:id, keys, entry]`, and per collection the checkpoint of the latest
+ * cached file or a photo, as `[collection:id, keys, entry]`, and per collection the checkpoint of the latest
  * write it has read (RxDB's `_meta.lwt` and the row's id). A catch-up reads only the rows written
  * since (RxDB's changes-since query, in pages, deleted rows included: Hearth never purges them), so
  * a deleted row drops what it named even when it arrived as a blank tombstone. Missing, unreadable
- * or of another version, the summary is rebuilt from every row (once per device).
+ * or of another version, the summary is rebuilt from every row (once per device). Version 2 added
+ * the photos: a summary of version 1 names none, and trusting it would collect every photo.
  *
  * A write is stamped (`_meta.lwt`) before it is encrypted and stored, so one stamped earlier can
  * land after one stamped later (a pull's page of 1,000 beside a small local write, another tab's).
@@ -18,9 +19,10 @@
 import type { ChangeCheckpoint, ChangesSince, ReplicaDatabase } from '../replica/replica-store';
 import { summaryDoc, type FileDoc } from '../replica/types';
 import { NAMING_COLLECTIONS, namesOf, type NamingCollection, type RowNames } from './file-names';
+import { photoNamesOf } from './photo-names';
 
 export const FILE_SWEEP_SUMMARY_ID = 'summary:file-sweep';
-const VERSION = 1;
+const VERSION = 2;
 /** Changed rows read per page (each page is decrypted in slices). */
 const PAGE = 500;
 export const SETTLE_MS = 10_000;
@@ -56,6 +58,8 @@ export class NamedFiles {
   constructor(
     private readonly db: ReplicaDatabase,
     private readonly changesSince: ChangesSince,
+    /** The signed-in young person's user id: their own photo is never collected, so never counted. */
+    private readonly own: string,
   ) {}
 
   private load(): Promise<void> {
@@ -87,7 +91,7 @@ export class NamedFiles {
           const lwt = doc._meta?.lwt ?? 0;
           at = { id: doc.id, lwt };
           if (lwt < settled) this.setCheckpoint(collection, at);
-          if (isNaming(collection)) this.apply(collection, doc);
+          this.apply(collection, doc);
           if (isEntry(collection) && doc._deleted) goneEntries.add(`${collection}:${doc.id}`);
           visit(collection, doc);
         }
@@ -108,9 +112,11 @@ export class NamedFiles {
     this.changed = true;
   }
 
-  private apply(collection: NamingCollection, doc: Plain): void {
+  private apply(collection: Collection, doc: Plain): void {
     const row = `${collection}:${doc.id}`;
-    const names = namesOf(collection, doc);
+    const files: RowNames = isNaming(collection) ? namesOf(collection, doc) : { keys: [], entry: null };
+    const photos = photoNamesOf(doc, this.own);
+    const names: RowNames = photos.length === 0 ? files : { keys: [...files.keys, ...photos], entry: files.entry };
     const before = this.rows.get(row);
     if (names.keys.length === 0) {
       if (this.rows.delete(row)) this.changed = true;
@@ -121,7 +127,7 @@ export class NamedFiles {
     this.changed = true;
   }
 
-  /** Every cached-file key a row on the device names now. */
+  /** Every cached-file and photo key a row on the device names now. */
   named(): Set<string> {
     const keys = new Set<string>();
     for (const names of this.rows.values()) for (const key of names.keys) keys.add(key);

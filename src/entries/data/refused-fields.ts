@@ -7,12 +7,13 @@
  *
  * It holds the refused write's outbox id and counts only while the entry is failed on that write:
  * a later save, a Try again or a discard makes it stale with no race against an outcome applied
- * late. They remove it too, so it does not linger.
+ * late. They remove it too, emptied, so it does not linger (not even in the deleted document RxDB keeps).
  */
 import type { EntryKind } from '@/contract/entry-kind';
 import { isEntryKind } from '@/contract/entry-kind';
 import type { RxCollection } from 'rxdb';
 import { map, of, switchMap, type Observable } from 'rxjs';
+import { removeEmptied } from '../../data/replica/remove-emptied';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import { summaryDoc, type EntryDoc, type FileDoc } from '../../data/replica/types';
 import { entryEditDraftKey } from './draft-keys';
@@ -41,7 +42,8 @@ export async function keepRefusedFields(db: ReplicaDatabase, kind: EntryKind, id
 }
 
 export async function forgetRefusedFields(db: ReplicaDatabase, kind: EntryKind, id: string): Promise<void> {
-  await (await db.files.findOne(docId(entryEditDraftKey(kind, id))).exec())?.remove();
+  const doc = await db.files.findOne(docId(entryEditDraftKey(kind, id))).exec();
+  if (doc) await removeEmptied(doc);
 }
 
 function parse(doc: { toJSON(): unknown } | null): Stored | null {

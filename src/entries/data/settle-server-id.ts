@@ -4,7 +4,9 @@
  *
  * The optimistic document (its id the write's Idempotency-Key) is swapped for the server's copy:
  * the row from the answer when it reads as the contract says, else the local text under the
- * server's id (the re-sync brings the rest). Pending files move to the server's file ids.
+ * server's id (the re-sync brings the rest). Pending files move to the server's file ids. The
+ * optimistic document leaves emptied: still pending when removed, it is never the sweep's to blank,
+ * and its words would outlive the entry's deletion.
  *
  * Idempotent: applied twice (a replay after a lost answer gets the same answer thanks to the
  * Idempotency-Key; an outcome applied again after a crash), the second run finds no local
@@ -12,6 +14,7 @@
  */
 import type { RxCollection } from 'rxdb';
 import type { LocalRef, OutboxResult } from '../../data/outbox/types';
+import { removeEmptied } from '../../data/replica/remove-emptied';
 import { whenReplicaOpen } from '../../data/replica/replica-store';
 import { SYNCED, syncFields } from '../../data/replica/types';
 import { moduleOf, moveLocalFiles, serverDocOf, type Doc } from './server-copy';
@@ -34,5 +37,5 @@ export async function settleServerId(local: LocalRef, result: OutboxResult): Pro
     await target.upsert({ ...serverDoc, ...syncFields(SYNCED), sync_server: null, id: serverId });
   }
   await moveLocalFiles(db, moduleOf(local), localDoc, serverDoc);
-  await optimistic.remove();
+  await removeEmptied(optimistic);
 }
