@@ -57,14 +57,18 @@ export async function endServerSession(): Promise<void> {
   await logout();
 }
 
+/** Whose data a sign-out now would wipe: the signed-in person (nobody's when no one is signed in). */
+export function signedInContext(): WipeContext {
+  const stub = getSessionStub();
+  return { userId: stub?.user_id ?? null, site: stub?.site ?? null };
+}
+
 /**
  * Clears the signed-in state and the person's local data on this device: the session, the SPEC §9
  * keys, then (asynchronously; await the result to know it finished) the installed wipe steps: the
  * encrypted replica, the outbox, caches and the data key.
  */
-export function clearLocalSession(): Promise<unknown[]> {
-  const stub = getSessionStub();
-  const context: WipeContext = { userId: stub?.user_id ?? null, site: stub?.site ?? null };
+export function clearLocalSession(context: WipeContext = signedInContext()): Promise<unknown[]> {
   // Noted before anything goes: a page closed, reloaded or sent elsewhere while the wipe runs (the
   // login screen shows at once) finishes it at its next start (finishPendingWipes).
   if (context.userId) notePendingWipe(context);
@@ -143,9 +147,13 @@ export async function finishPendingWipes(opening: WipeContext | null = null): Pr
 
 /**
  * SPEC §4 logout: calls the logout service, then clears the local data and returns (the caller
- * routes to /). Warning about unsent changes is the caller's job, before calling this.
+ * routes to /). Warning about unsent changes is the caller's job, before calling this. Whose data
+ * goes is taken before the server ends the session (`context`, by default the signed-in person
+ * now): a request answered 401 meanwhile (a pull, the change stream) clears the signed-in state,
+ * and a wipe with nobody's name was not noted as pending, so a page reloaded or closed while it ran
+ * left the person's data, drafts they chose to delete included, to their next sign-in.
  */
-export async function signOut(): Promise<void> {
+export async function signOut(context: WipeContext = signedInContext()): Promise<void> {
   await endServerSession();
-  await clearLocalSession();
+  await clearLocalSession(context);
 }

@@ -3,7 +3,7 @@ import { Navigate, useNavigate } from 'react-router-dom';
 import { messages } from '@/contract/messages';
 import { YOUNG_PERSON_USER_TYPE } from '@/contract/rules';
 import { useAccount } from '@/data/session-store';
-import { clearLocalSession, endServerSession } from '@/data/sign-out';
+import { clearLocalSession, endServerSession, signedInContext } from '@/data/sign-out';
 import { Notice } from '@/components/notice';
 
 export const INVALID_USER_TYPE_DELAY_MS = 2000;
@@ -22,13 +22,15 @@ export function AuthGuard({ children }: { children: ReactNode }) {
 function InvalidUserType() {
   const navigate = useNavigate();
   const ended = useRef(false);
+  // Whose data goes, taken before the server session ends (see signOut).
+  const whose = useRef(signedInContext());
   useEffect(() => {
     if (!ended.current) {
       ended.current = true;
       void endServerSession();
     }
     const timer = setTimeout(() => {
-      clearLocalSession();
+      clearLocalSession(whose.current);
       navigate('/', { replace: true });
     }, INVALID_USER_TYPE_DELAY_MS);
     return () => clearTimeout(timer);

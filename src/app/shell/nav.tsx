@@ -6,7 +6,7 @@ import { useFeedbackCounts } from '@/data/hooks/use-feedback';
 import { useAccount, useFeatureFlags } from '@/data/session-store';
 import { wipeOutbox } from '@/data/outbox/outbox';
 import { countUnsentOnDevice } from '@/data/unsent-on-device';
-import { signOut } from '@/data/sign-out';
+import { signedInContext, signOut } from '@/data/sign-out';
 import { unsubscribeFromPush } from '@/features/dashboard/actions/unsubscribe-from-push';
 import { Icon, type IconName } from '@/components/icon';
 import { useToast } from '@/components/use-toast';
@@ -74,11 +74,13 @@ export function Nav() {
 
   /** SPEC §4: push subscription removed (online, before the session ends), logout, local data wiped. */
   const finishLogout = async (discard: boolean) => {
+    // Whose data goes, before anything here talks to the server (see signOut).
+    const whose = signedInContext();
     setConfirming(null);
     // The person chose to delete what is unsent: drop it now so nothing is sent half-way through.
     if (discard) await wipeOutbox().catch(() => undefined);
     await unsubscribeFromPush();
-    await signOut();
+    await signOut(whose);
     toast.success(chosenMessages.loggedOut);
     navigate('/', { replace: true });
   };
