@@ -14,6 +14,7 @@ import type { OpenReplica } from '@/data/replica/replica-store';
 import type { FileDoc, JournalDoc } from '@/data/replica/types';
 import { configureFileSweep, fileSweepIdle, resetFileSweepConfig, sweepCachedFiles } from '@/data/replication/file-sweep';
 import { fileCacheKey, localFileKey } from '@/entries/data/file-keys';
+import { photoKey } from '@/data/replication/photo-names';
 import { saveEntry } from '@/entries/data/save-entry';
 import type { Client } from '../server/support/client';
 import { signedIn } from '../server/support/session';
@@ -152,5 +153,15 @@ describe('cached files on the device with the real server', () => {
     const serverFile = ((await open.db.journal.findOne(id).exec())?.toJSON() as JournalDoc).files[0]!.id;
     expect(await hasBytes(fileCacheKey('journal', serverFile))).toBe(true);
     expect(await bytesOf(local)).toEqual({ live: false, data: null });
+  });
+
+  it('a pull of the staff list alone lets go of the photo of someone no row names any more', async () => {
+    // Someone who left the home: off the staff list, on no shift, in no thread this device holds.
+    const photo = photoKey(crypto.randomUUID());
+    await fileSweepIdle(open.db); // the passes the opening's pulls asked for are over
+    await open.db.files.insert({ id: photo, kind: 'photo', updated_at: '2020-01-01T00:00:00.000Z', content_type: 'image/svg+xml', data: 'AAAA', sync_state: 'synced', sync_message: null, sync_outbox_id: null });
+    await pull(['associated_users']);
+    await eventually(async () => (await bytesOf(photo))?.live === false, WAIT_MS, 'the photo gone');
+    expect(await bytesOf(photo)).toEqual({ live: false, data: null });
   });
 });

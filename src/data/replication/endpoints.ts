@@ -82,7 +82,8 @@ export function staffReplication(residentId: string): Replicated {
     schema: associatedUsersPageSchema,
     toDoc: strip,
   };
-  return { key: 'staff', topics: ['associated_users'], config: config as unknown as PullConfig };
+  // A member of staff who left names no photo any more: the sweep lets theirs go (./photo-names.ts).
+  return { key: 'staff', topics: ['associated_users'], config: config as unknown as PullConfig, afterPull: sweepFiles };
 }
 
 /** Today's roster of one home; a new day is a new replication (its own checkpoint). */
@@ -96,7 +97,7 @@ export function rotaReplication(homeId: string, date: string): Replicated {
     query: { params: { date, parent_project_ids: [homeId], with: ['user'] } },
     toDoc: strip,
   };
-  return { key: 'rota', topics: ['rota'], config: config as unknown as PullConfig };
+  return { key: 'rota', topics: ['rota'], config: config as unknown as PullConfig, afterPull: sweepFiles };
 }
 
 /** Every instance, past and future: the calendar pages through the local copy. */
