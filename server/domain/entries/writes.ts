@@ -9,6 +9,7 @@ import type { SignedIn } from '../../plugins/session';
 import type { EntryKind } from '../../../src/contract/entry-kind';
 import { ENTRY_TABLE } from './entry-table';
 import { switchedOffError, switchedOn } from './feature-switch';
+import { ownResidentRow } from '../access';
 
 /** Tables whose rows may carry a client-made id (entries, their comments, objectives' comments and tasks, rewards and exchanges, documents and their submissions). */
 export type ClientIdTable =
@@ -37,15 +38,11 @@ export interface OwnResident {
 
 /** The signed-in young person's own resident record (staff write no entries: 403; nor a young person whose journal or voice is switched off). */
 export async function ownResident(app: FastifyInstance, auth: SignedIn, kind: EntryKind): Promise<OwnResident> {
-  const row = await app.db
-    .selectFrom('residents')
+  const row = await ownResidentRow(app.db, auth)
     .leftJoin('resident_settings as s', (join) =>
       join.onRef('s.resident_id', '=', 'residents.id').on('s.name', '=', 'explicit_image_sensitivity').on('s.deleted_at', 'is', null),
     )
     .select(['residents.id', 'residents.home_id', 'residents.journal_enabled', 'residents.voice_enabled', 's.value as sensitivity'])
-    .where('residents.tenant_id', '=', auth.tenantId)
-    .where('residents.user_id', '=', auth.userId)
-    .where('residents.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row) throw new HttpError(403, chosen.forbidden);
   if (!switchedOn(row, kind)) throw switchedOffError();
