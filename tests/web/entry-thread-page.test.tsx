@@ -61,7 +61,7 @@ describe('shared entry thread page', () => {
   });
 
   it('the reply form and the way back wait for the comments, which would push them down the screen as they came', async () => {
-    fakeReplica.set({ commentsLoading: true });
+    fakeReplica.set({ commentsLoading: true, journalEntries: [journalEntry({ comments_count: 1 })] });
     renderApp(`/entries/comments/${journalEntry().id}`);
     expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
     expect(screen.getByText('Loading…')).toBeTruthy();
@@ -70,6 +70,15 @@ describe('shared entry thread page', () => {
 
     act(() => fakeReplica.set({ commentsLoading: false, comments: [comment({ entry_id: journalEntry().id })] }));
     expect(await screen.findByRole('region', { name: 'Reply' })).toBeTruthy();
+    expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
+  });
+
+  it('an entry with no comments on the server has none to wait for: the reply form shows while the thread is pulled', async () => {
+    fakeReplica.set({ commentsLoading: true, journalEntries: [journalEntry({ comments_count: 0 })] });
+    renderApp(`/entries/comments/${journalEntry().id}`);
+    // With the thread, not after TOGETHER_MAX_MS.
+    expect(await screen.findByRole('region', { name: 'Comments' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Reply' })).toBeTruthy();
     expect(footerLink('Back to journal entries')?.getAttribute('href')).toBe('/journal/entries');
   });
 

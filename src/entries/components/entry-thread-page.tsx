@@ -34,7 +34,9 @@ export function EntryThreadPage({ entryType, entry, heading, backTo, backLabel, 
   // What comes under the comments waits for them (staff's replies pushed the reply form and the way
   // back down the screen as they arrived), and for the emojis: the reply form's row of them,
   // pulled on a first visit, pushed the file picker down as it filled.
-  const commentsComing = useWaitAtMost((comments.loading && comments.data.length === 0) || emojis.loading);
+  // An entry the server counted no comments on has none to wait for: the form shows at once.
+  const expectsComments = (entry.data?.comments_count ?? 0) > 0;
+  const commentsComing = useWaitAtMost((expectsComments && comments.loading && comments.data.length === 0) || emojis.loading);
   return (
     <div className="page page--prose">
       <PageHeading>{heading}</PageHeading>
