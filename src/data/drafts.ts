@@ -13,9 +13,10 @@
 import { map, type Observable } from 'rxjs';
 import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
 import { eraseFileDocs } from './documents/kept-bytes';
-import { getReplica, whenReplicaOpenWithin, type OpenReplica } from './replica/replica-store';
+import type { OpenReplica } from './replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from './replica/types';
-import { getSessionStub, signOutsSoFar } from './session-store';
+import { signOutsSoFar } from './session-store';
+import { sessionReplica } from './session-replica';
 
 export const DRAFT_CONTENT_TYPE = 'application/json';
 export const draftId = (key: string): string => `draft:${key}`;
@@ -34,23 +35,8 @@ export interface DraftFile {
 export const draftFileId = (key: string, fileId: string): string => `draft-file:${key}/${fileId}`;
 const draftFilesOf = (key: string) => ({ $gte: `draft-file:${key}/`, $lt: `draft-file:${key}0` });
 
-const REPLICA_WAIT_MS = 10_000;
-
-/**
- * The signed-in person's replica (waiting a moment for it just after a page load), or null. Signed
- * out, only the replica still open: a form dropped as its session ends stores into that one (the
- * same person's, kept when a session expires, wiped at sign-out), never into one opened later,
- * which is the next sign-in's (a draft "deleted" at sign-out came back in the next session).
- */
-async function replica(): Promise<OpenReplica | null> {
-  const session = signOutsSoFar();
-  const open = getReplica() ?? (getSessionStub() ? await whenReplicaOpenWithin(REPLICA_WAIT_MS) : null);
-  const signedIn = getSessionStub()?.user_id ?? null;
-  if (!open || open.db.closed || (signedIn && open.identity.userId !== signedIn)) return null;
-  // Signed out (and perhaps in again) while it waited: the replica now open is the next session's.
-  if (signOutsSoFar() !== session) return null;
-  return open;
-}
+/** The session's replica (./session-replica.ts): a draft saved across a sign-out stores nothing. */
+const replica = (): Promise<OpenReplica | null> => sessionReplica();
 
 /** Stores `value` (anything JSON can hold) as the draft under `key`; false when no replica is open. */
 export async function saveDraft(key: string, value: unknown): Promise<boolean> {

@@ -13,7 +13,6 @@ import { SYNCED, syncFields, type FileDoc } from '../replica/types';
 import { photoKey } from '../replication/photo-names';
 
 export const PHOTO_RETRY_AFTER_MS = 24 * 3600_000;
-export { photoKey };
 
 export function blobOf(doc: Pick<FileDoc, 'data' | 'content_type'>): Blob | null {
   return doc.data ? new Blob([base64ToBytes(doc.data)], { type: doc.content_type }) : null;

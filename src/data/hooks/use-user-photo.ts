@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { getProfilePhoto } from '@/api/users/get-profile-photo';
 import type { FileDoc } from '../replica/types';
-import { blobOf, fetchAndCachePhoto, photoKey, photoNeedsFetch } from './photo-cache';
+import { photoKey } from '../replication/photo-names';
+import { blobOf, fetchAndCachePhoto, photoNeedsFetch } from './photo-cache';
 import { useReplica } from './use-live';
 
 const canMakeUrls = () => typeof URL !== 'undefined' && typeof URL.createObjectURL === 'function';
