@@ -3,17 +3,20 @@
  * (src/data/replica/remove-emptied.ts): every place that removes such a document on this device,
  * over a real encrypted replica on fake-indexeddb, the deleted row read back from storage as the
  * sweep's blank tests read it. These rows are pending or failed when removed (or removed by a pull
- * that asks for no sweep), so the file sweep would never blank them later.
+ * that asks for no sweep, or in `files` and `documents`, which it never blanks), so the file sweep
+ * would never blank them later.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keptChunkId } from '@/data/documents/kept-bytes';
+import { keepDocuments, keeperIdle } from '@/data/documents/keeper';
 import { configureOutbox, resetOutboxConfig } from '@/data/outbox/outbox';
 import { discardLocalChange, setSyncState } from '@/data/replica/local-writes';
 import { closeReplica, openReplicaForAccount, type ReplicaOptions } from '@/data/replica/lifecycle';
 import { removeEmptied } from '@/data/replica/remove-emptied';
 import type { OpenReplica } from '@/data/replica/replica-store';
 import { pruneTaskOverlays } from '@/data/replica/task-overlays';
-import type { FileDoc, JournalDoc, TaskCommentOverlayDoc, TaskLogDoc } from '@/data/replica/types';
-import { localFileKey } from '@/entries/data/file-keys';
+import type { DocumentStateDoc, FileDoc, JournalDoc, TaskCommentOverlayDoc, TaskLogDoc } from '@/data/replica/types';
+import { fileCacheKey, localFileKey } from '@/entries/data/file-keys';
 import { forgetRefusedFields, keepRefusedFields } from '@/entries/data/refused-fields';
 import { settleServerId } from '@/entries/data/settle-server-id';
 import { discardTaskComment } from '@/features/objectives/actions/discard-task-comment';
@@ -39,7 +42,7 @@ afterEach(async () => {
   await closeReplica();
 });
 
-type Collection = 'journal' | 'tasks' | 'points' | 'files';
+type Collection = 'journal' | 'tasks' | 'points' | 'files' | 'documents';
 /** The document as storage keeps it, deleted ones included (decrypted: what the device holds). */
 async function stored(collection: Collection, id: string): Promise<Record<string, unknown>> {
   const [doc] = await open.db[collection].storageInstance.findDocumentsById([id], true);
@@ -115,6 +118,43 @@ describe('a removal on this device leaves no words or bytes in the deleted docum
     await settleServerId({ collection: 'journal', id: localId }, { id: serverId, data: row as unknown as Record<string, unknown> });
     expect(await expectEmptied('journal', localId)).toMatchObject({ description: null, files: [] });
     expect((await open.db.journal.findOne(serverId).exec())?.get('description')).toBe('the server copy');
+  });
+
+  it("a create settled under the server's own id: the `local:` photos, moved to the server's file id or dropped", async () => {
+    const localId = uuid(510);
+    const moved = { id: uuid(72), name: 'me.png', mime: 'image/png', size: 10 };
+    const dropped = { id: uuid(73), name: 'gone.png', mime: 'image/png', size: 11 };
+    await open.db.journal.insert(journal(localId, { files: [moved, dropped] }));
+    for (const file of [moved, dropped]) {
+      await open.db.files.insert({ id: localFileKey(file.id), kind: 'local', updated_at: LONG_AGO, content_type: 'image/png', data: BYTES, sync_state: 'pending', sync_message: null, sync_outbox_id: uuid(94) });
+    }
+    const serverFile = { ...moved, id: uuid(74) };
+    const row = serverJournalRow(uuid(511), { files: [serverFile] });
+
+    await settleServerId({ collection: 'journal', id: localId }, { id: uuid(511), data: row as unknown as Record<string, unknown> });
+    expect((await open.db.files.findOne(fileCacheKey('journal', serverFile.id)).exec())?.get('data')).toBe(BYTES);
+    expect(await expectEmptied('files', localFileKey(moved.id))).toMatchObject({ kind: 'local', data: null, content_type: '' });
+    expect(await expectEmptied('files', localFileKey(dropped.id))).toMatchObject({ kind: 'local', data: null, content_type: '' });
+  });
+
+  it("a document gone from the device: its kept chunks and this device's state of it (reading, answers on their way, errors)", async () => {
+    const documentId = uuid(601);
+    const blob = { id: uuid(602), mime: 'application/pdf', size: 10, chunks: 1, stored: 10 };
+    const state: DocumentStateDoc = {
+      id: `state:${documentId}`, kind: 'state', updated_at: LONG_AGO, document_id: documentId, opened_version: 1, reading: { page_id: uuid(603), at: LONG_AGO }, keep: true,
+      kept: { version: 1, blobs: [blob], complete: true, bytes: 10, at: LONG_AGO },
+      outgoing: { id: uuid(604), answers: { going_well: SECRET }, files: [], queued_at: LONG_AGO }, errors: { going_well: [`${SECRET} is too long`] },
+      sync_state: 'synced', sync_message: null, sync_outbox_id: null,
+    };
+    await open.db.documents.insert(state as never);
+    const chunkId = keptChunkId(documentId, blob.id, 0);
+    await open.db.files.insert({ id: chunkId, kind: 'kept', updated_at: LONG_AGO, content_type: 'application/pdf', data: BYTES, sync_state: 'synced', sync_message: null, sync_outbox_id: null });
+
+    // No row names the document (withdrawn, or no longer theirs): the keeper's pass erases what is left.
+    await keepDocuments(open);
+    await keeperIdle(open);
+    expect(await expectEmptied('files', chunkId)).toMatchObject({ kind: 'kept', data: null, content_type: '' });
+    expect(await expectEmptied('documents', state.id)).toMatchObject({ kind: 'state', reading: null, kept: null, outgoing: null, errors: null, opened_version: null, keep: null });
   });
 
   it('discarding a change the server refused to an entry it never had', async () => {

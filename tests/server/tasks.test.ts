@@ -9,7 +9,7 @@ import {
   taskCommentResponseSchema, taskLogPageSchema, taskLogResponseSchema, taskMessages, taskResponseSchema, type TaskComment, type TaskLog,
 } from '../../src/contract/tasks';
 import type { Client } from './support/client';
-import { demoIds, openStream, signedIn, signedInRiley } from './support/session';
+import { demoIds, openStream, signInDemoClients } from './support/session';
 import { startTestServer, type TestServer } from './support/server';
 import { FakeClassifier, getBytes, PDF, pngImage, postForm } from './support/uploads';
 
@@ -28,12 +28,7 @@ const classifier = new FakeClassifier();
 beforeAll(async () => {
   server = await startTestServer({ imageClassifier: classifier });
   ids = await demoIds(server);
-  await server.db.updateTable('tenants').set({ mfa_policy: 'optional' }).where('slug', '=', 'northfield').execute();
-  [jamie, sam, ali, chris, jo, alex] = await Promise.all([
-    signedIn(server, 'jamie'), signedIn(server, 'sam'), signedIn(server, 'carer.ali'), signedIn(server, 'carer.chris'),
-    signedIn(server, 'carer.jo', 'northfield'), signedIn(server, 'alex', 'northfield'),
-  ]);
-  riley = await signedInRiley(server);
+  ({ jamie, sam, riley, ali, chris, jo, alex } = await signInDemoClients(server, ['jo', 'alex']));
 });
 afterAll(async () => {
   await server?.close();

@@ -24,6 +24,7 @@ import {
   wantsKept,
   type DocumentFileRef,
 } from '../replica/documents';
+import { incrementalRemoveEmptied } from '../replica/remove-emptied';
 import type { OpenReplica, ReplicaDatabase } from '../replica/replica-store';
 import type { DocumentDoc, DocumentStateDoc, DocumentsCollectionDoc, KeptBlob, KeptManifest } from '../replica/types';
 import { chunkCount, chunkRange, KEPT_CHUNK_BYTES, removeKeptFiles, storeChunk } from './kept-bytes';
@@ -66,12 +67,10 @@ const manifestOf = (version: number, blobs: readonly KeptBlob[], files: readonly
 const setManifest = (db: ReplicaDatabase, documentId: string, kept: KeptManifest | null) =>
   changeDocumentState(db, documentId, (state) => ({ ...state, kept }));
 
-/** This device's state of a document that is gone, emptied and deleted (see eraseFileDocs). */
+/** This device's state of a document that is gone, emptied and deleted (../replica/remove-emptied.ts). */
 async function eraseState(db: ReplicaDatabase, documentId: string): Promise<void> {
   const doc = await db.documents.findOne(documentStateId(documentId)).exec();
-  await doc
-    ?.incrementalModify((data) => ({ ...data, reading: null, kept: null, outgoing: null, errors: null, opened_version: null, _deleted: true }) as typeof data)
-    .catch(() => undefined);
+  if (doc) await incrementalRemoveEmptied(doc).catch(() => undefined);
 }
 
 async function keepOnce(db: ReplicaDatabase): Promise<void> {

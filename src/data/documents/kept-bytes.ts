@@ -12,6 +12,7 @@
  * the storage wrapper's cache (it skips records this big).
  */
 import { base64ToBytes, bytesToBase64 } from '@/contract/base64';
+import { incrementalRemoveEmptied } from '../replica/remove-emptied';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import { SYNCED, syncFields, type FileDoc, type KeptBlob } from '../replica/types';
 
@@ -61,15 +62,15 @@ export async function readKeptFile(db: ReplicaDatabase, documentId: string, blob
 /**
  * Deletes file documents for good, bytes first. RxDB never hard-deletes: a removed document stays
  * as a tombstone holding its last data, so removing a chunk as it is would keep its ciphertext on
- * the device and free nothing. Each is emptied (`data` null) in the same write that marks it
- * deleted. Ids that are not there are skipped.
+ * the device and free nothing. Each is emptied in the same write that marks it deleted
+ * (../replica/remove-emptied.ts). Ids that are not there are skipped.
  */
 export async function eraseFileDocs(db: ReplicaDatabase, ids: readonly string[]): Promise<void> {
   if (db.closed || ids.length === 0) return;
   const found = await db.files.findByIds([...ids]).exec();
   for (const doc of found.values()) {
     if (db.closed) return;
-    await doc.incrementalModify((data) => ({ ...data, data: null, content_type: '', _deleted: true }) as typeof data).catch(() => undefined);
+    await incrementalRemoveEmptied(doc).catch(() => undefined);
   }
 }
 

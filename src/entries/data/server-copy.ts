@@ -7,6 +7,7 @@ import type { RxCollection } from 'rxdb';
 import { commentSchema } from '@/contract/comments';
 import { journalEntrySchema, voiceEntrySchema, type EntryFile } from '@/contract/entries';
 import type { LocalRef } from '../../data/outbox/types';
+import { incrementalRemoveEmptied } from '../../data/replica/remove-emptied';
 import type { ReplicaDatabase } from '../../data/replica/replica-store';
 import { SYNCED, syncFields, type FileDoc } from '../../data/replica/types';
 import { commentDocOf, journalDocOf, voiceDocOf } from '../../data/replication/endpoints';
@@ -60,6 +61,6 @@ export async function moveLocalFiles(db: ReplicaDatabase, module: FileModule, lo
       await files.upsert({ ...plain, id: fileCacheKey(module, match!.id), kind: 'file', updated_at: new Date().toISOString(), ...syncFields(SYNCED) });
     }
     // Emptied as it goes: RxDB keeps a removed document's last data, here the photo's bytes.
-    await stored.incrementalModify((data) => ({ ...data, data: null, content_type: '', _deleted: true }) as typeof data);
+    await incrementalRemoveEmptied(stored);
   }
 }
