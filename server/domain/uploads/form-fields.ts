@@ -36,10 +36,15 @@ export function listField(body: Record<string, unknown>, name: string): unknown[
   return found.filter((v) => v !== '');
 }
 
-/** A plain text field, or undefined when absent (multipart sends strings; JSON may send null). */
-export function textField(body: Record<string, unknown>, name: string): string | undefined {
+/**
+ * A plain text field, or undefined when absent (multipart sends strings; JSON may send null). A value
+ * that is no text (a JSON object or list, a form field sent twice) is handed on as it came, so the
+ * contract refuses it (422 on that field): dropped, the write went on without it and answered 2xx,
+ * keeping none of what was sent there.
+ */
+export function textField(body: Record<string, unknown>, name: string): unknown {
   const value = body[name];
-  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
+  return value;
 }

@@ -16,6 +16,7 @@ import { touched } from '../../domain/entries/conflicts';
 import { refuseWhenSwitchedOff, switchedOn } from '../../domain/entries/feature-switch';
 import { clientIdOf, createdBefore, isUniqueViolation, lockedError, requirePutOverride, residentSensitivity } from '../../domain/entries/writes';
 import { checkImages, checkUploads, Problems, storeFiles } from '../../domain/uploads/checks';
+import { listField } from '../../domain/uploads/form-fields';
 import { removeRetiredBytes, retireFiles } from '../../domain/uploads/retire';
 import { idParamsSchema } from '../../../src/contract/users';
 import { entryLimits, entryMessages } from '../../../src/contract/entries';
@@ -178,16 +179,24 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
   if (found.locked_at && found.resident_user_id === auth.userId) throw lockedError();
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   const problems = new Problems();
-  const given = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : undefined);
-  const newComment = given('comment');
-  const newReaction = given('reaction');
+  // Text is text: anything else sent (an object, a list, a number) is refused, not dropped (the edit
+  // answered 200 and kept none of it). Null, as absent, leaves the field as it is.
+  const given = (name: 'comment' | 'reaction', notText: string) => {
+    const value = body[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value.trim();
+    problems.add(name, notText);
+    return undefined;
+  };
+  const newComment = given('comment', entryMessages.commentRequired);
+  const newReaction = given('reaction', entryMessages.reactionRequired);
   if (newComment !== undefined && newComment.length > 5000) problems.add('comment', 'Comment is too long');
   if (newReaction !== undefined && newReaction.length > 32) problems.add('reaction', 'Reaction is too long');
   const comment = newComment !== undefined ? newComment || null : found.comment;
   const reaction = newReaction !== undefined ? newReaction || null : found.reaction;
   if (!comment && !reaction) problems.add('comment', entryMessages.commentRequired);
-  const removeRaw = body['remove_files[]'] ?? body.remove_files;
-  const removeIds = new Set((Array.isArray(removeRaw) ? removeRaw : removeRaw === undefined ? [] : [removeRaw]).filter((v): v is string => typeof v === 'string' && v !== ''));
+  // Anything in the list that is not one of this comment's file ids is refused below, never ignored.
+  const removeIds = new Set(listField(body, 'remove_files') ?? []);
   const existingFiles = await app.db
     .selectFrom('entry_files')
     .select(['id', 'storage_key'])

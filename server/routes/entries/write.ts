@@ -95,8 +95,9 @@ async function writeEntry(app: FastifyInstance, request: FastifyRequest, kind: E
     const now = londonNow(new Date());
     entryDate = (raw.entry_date as string | undefined) ?? existing?.entry_date ?? now.slice(0, 10);
     entryTime = (raw.entry_time as string | undefined) ?? (raw.entry_date !== undefined ? '00:00' : (existing?.entry_time ?? now.slice(11)));
+    // A date or time the contract refused (a list, say) is not also "in the future".
     if (!problems.errors.entry_date && !DATE_OK(entryDate)) problems.add('entry_date', 'The date is not valid');
-    else if (!problems.errors.entry_time && `${entryDate} ${entryTime}` > londonNow(new Date(Date.now() + CLOCK_SKEW_MS))) {
+    else if (!problems.errors.entry_date && !problems.errors.entry_time && `${entryDate} ${entryTime}` > londonNow(new Date(Date.now() + CLOCK_SKEW_MS))) {
       problems.add('entry_date', entryMessages.dateInFuture);
     }
   }
