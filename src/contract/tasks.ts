@@ -45,6 +45,7 @@ export const taskMessages = {
   staffOnly: 'Only staff can do that',
   formRequired: 'Please choose a form',
   titleRequired: 'Please give the objective a title',
+  titleTooLong: `The title can be up to ${TASK_TITLE_MAX_LENGTH} characters`,
   dateRequired: 'Please choose a date',
   alreadyCompleted: 'This objective is already completed',
   /** The app (docs/decisions.md, "Objectives (issue 9): client"). */
@@ -154,7 +155,7 @@ export const taskCommentUpdateSchema = z.object({
 export const staffTaskCreateSchema = z.object({
   id: clientIdSchema,
   form_id: z.uuid({ error: taskMessages.formRequired }),
-  title: z.string({ error: taskMessages.titleRequired }).trim().min(1, { error: taskMessages.titleRequired }).max(TASK_TITLE_MAX_LENGTH),
+  title: z.string({ error: taskMessages.titleRequired }).trim().min(1, { error: taskMessages.titleRequired }).max(TASK_TITLE_MAX_LENGTH, { error: taskMessages.titleTooLong }),
   description: z.string().trim().max(2000).nullable().optional(),
   task_date: date,
 });

@@ -6,7 +6,7 @@ import { formMessages, formSchema, FORM_FIELD_KINDS } from '../../src/contract/f
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { pageSchema } from '../../src/contract/sync';
 import {
-  taskCommentResponseSchema, taskLogPageSchema, taskLogResponseSchema, taskMessages, taskResponseSchema, type TaskComment, type TaskLog,
+  TASK_TITLE_MAX_LENGTH, taskCommentResponseSchema, taskLogPageSchema, taskLogResponseSchema, taskMessages, taskResponseSchema, type TaskComment, type TaskLog,
 } from '../../src/contract/tasks';
 import type { Client } from './support/client';
 import { demoIds, openStream, signInDemoClients } from './support/session';
@@ -229,6 +229,9 @@ describe('staff: objectives, filling and completing', () => {
     const noTitle = await create({ form_id: await formId('Education'), title: ' ', task_date: 'soon' });
     expect(noTitle.status).toBe(422);
     expect(noTitle.body).toMatchObject({ errors: { title: [taskMessages.titleRequired], task_date: [taskMessages.dateRequired] } });
+    const longTitle = await create({ form_id: await formId('Education'), title: 'x'.repeat(TASK_TITLE_MAX_LENGTH + 1), task_date: '2026-11-20' });
+    expect(longTitle.status).toBe(422);
+    expect(longTitle.body).toMatchObject({ errors: { title: [taskMessages.titleTooLong] } });
     for (const task_date of ['2026-02-30', '2026-13-01', undefined]) {
       const res = await create({ form_id: await formId('Education'), title: 'Dated', task_date });
       expect(res.status, String(task_date)).toBe(422);
