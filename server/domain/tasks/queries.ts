@@ -136,12 +136,12 @@ export async function showTaskComment(app: FastifyInstance, auth: SignedIn, id: 
 
 /** The logs as the contract's TaskLog, each with its live comments newest first (SPEC §4). */
 export async function presentTaskLogs(app: FastifyInstance, auth: SignedIn, rows: TaskLogRow[]): Promise<TaskLog[]> {
-  const ids = rows.map((r) => r.id);
+  const ids = rows.filter((r) => !r.deleted_at).map((r) => r.id);
   const commentList = ids.length === 0 ? [] : await commentRows(app, auth).where('c.task_log_id', 'in', ids).where('c.deleted_at', 'is', null).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').execute();
   const comments = await presentComments(app, auth, commentList);
   const byLog = new Map<string, TaskComment[]>(ids.map((id) => [id, []]));
   for (const c of comments) byLog.get(c.task_log_id)!.push(c);
-  return rows.map((r) => ({
+  return rows.map((r) => (r.deleted_at ? taskLogTombstone(r) : {
     id: r.id,
     updated_at: r.updated_at,
     deleted_at: r.deleted_at,
@@ -162,6 +162,28 @@ export async function presentTaskLogs(app: FastifyInstance, auth: SignedIn, rows
     comments: byLog.get(r.id)!,
     created_at: r.created_at,
   }));
+}
+
+/**
+ * A deleted log (or a log of a deleted task) as replicas receive it: which row went and when, and
+ * nothing staff or the young person wrote in it (title, answers, comments), as entries' tombstones.
+ */
+export function taskLogTombstone(r: TaskLogRow): TaskLog {
+  return {
+    id: r.id,
+    updated_at: r.updated_at,
+    deleted_at: r.deleted_at,
+    task_id: r.task_id,
+    resident_id: r.resident_id,
+    status: r.status,
+    answers: {},
+    completed_at: null,
+    reviewed: false,
+    task: { id: r.task_id, title: '', description: null, task_date: r.task_date, form: { id: r.form_id, name: '', description: null } },
+    form_version: { id: r.form_version_id, version: 0, fields: [] },
+    comments: [],
+    created_at: r.created_at,
+  };
 }
 
 /** One live task log, or 404 "Objective not found". */
