@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import axe from 'axe-core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EntryFile } from '@/contract/entries';
@@ -17,16 +17,26 @@ import { renderApp } from './support/render-app';
 /** A form document on the device (the data layer, outbox included, has its own tests against the real server). */
 const fake = vi.hoisted(() => ({
   items: [] as { doc: unknown; state: unknown }[],
+  /** The screens re-render when `items` changes, as the replica's live queries make them. */
+  listeners: new Set<() => void>(),
   draft: null as unknown,
   saved: [] as unknown[],
   stored: [] as { id: string; name: string }[],
   submit: vi.fn(async (_id: string, _answers: unknown, _files: unknown) => ({ ok: true, id: 'x', queuedOffline: false }) as unknown),
 }));
 
-vi.mock('@/features/documents/hooks/use-documents', () => ({
-  useDocuments: (): Live<DocumentWithState[]> => ({ data: fake.items as DocumentWithState[], loading: false }),
-  useDocument: (id: string): Live<DocumentWithState | null> => ({ data: (fake.items as DocumentWithState[]).find((i) => i.doc.id === id) ?? null, loading: false }),
-}));
+vi.mock('@/features/documents/hooks/use-documents', async () => {
+  const { useSyncExternalStore } = await import('react');
+  const subscribe = (listener: () => void) => {
+    fake.listeners.add(listener);
+    return () => fake.listeners.delete(listener);
+  };
+  const useItems = () => useSyncExternalStore(subscribe, () => fake.items) as DocumentWithState[];
+  return {
+    useDocuments: (): Live<DocumentWithState[]> => ({ data: useItems(), loading: false }),
+    useDocument: (id: string): Live<DocumentWithState | null> => ({ data: useItems().find((i) => i.doc.id === id) ?? null, loading: false }),
+  };
+});
 vi.mock('@/data/hooks/use-draft', () => ({
   useDraft: () => ({
     value: fake.draft,
@@ -73,6 +83,7 @@ const form = formDoc(30, 'My views', FIELDS, { category: 'My review' });
 let online = true;
 function show(state: DocumentStateDoc | null, doc: DocumentDoc = form) {
   fake.items = [{ doc, state }];
+  fake.listeners.forEach((listener) => listener());
 }
 
 beforeEach(() => {
@@ -186,5 +197,55 @@ describe('a form document', () => {
     expect(screen.getByRole('img', { name: 'Your signature' }).getAttribute('src')).toBe('blob:fake/answer');
     expect(screen.queryByRole('form')).toBeNull();
     expect(await axeViolations(container)).toEqual([]);
+  });
+  it('after "Send my answers" the focus goes to "Your answers", and stays there when the server has them', async () => {
+    show(null);
+    const draftFiles = [{ id: duuid(801), name: 'signature.png', mime: 'image/png', size: 10 }];
+    const answers = { going_well: 'Football', happy_here: 'yes', signature: { file_id: duuid(801) } };
+    fake.draft = { answers, files: draftFiles };
+    const { user } = renderApp(`/documents/${form.id}`);
+    await screen.findByText('We kept what you started on this device.');
+    const send = screen.getByRole('button', { name: 'Send my answers' });
+    send.focus();
+    await user.keyboard('{Enter}');
+    await waitUntil(() => expect(fake.submit).toHaveBeenCalledTimes(1));
+    // The replica says the answers are on their way: the form (and its button) give way to them.
+    act(() => show(stateOf(form, { sync_state: 'pending', outgoing: { id: duuid(953), answers, files: draftFiles, queued_at: '2026-03-21T10:00:00.000Z' } })));
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Your answers' });
+    await waitUntil(() => expect(document.activeElement).toBe(heading));
+
+    // Delivered: the sent copy replaces the waiting one under the same heading, which keeps the focus.
+    const submitted = formDoc(30, 'My views', FIELDS, {
+      category: 'My review',
+      submission: {
+        id: duuid(953),
+        document_id: form.id,
+        resident_id: duuid(2),
+        form_version_id: duuid(701),
+        answers,
+        files: [{ ...draftFiles[0]!, blob: '' }],
+        submitted_at: '2026-03-21T10:00:05.000000Z',
+        creator: { id: duuid(1), first_name: 'Jamie', last_name: 'Smith', has_photo: false },
+      },
+    });
+    act(() => show(null, submitted));
+    await screen.findByText(/You sent this on 21 March 2026/);
+    expect(document.activeElement?.textContent).toBe('Your answers');
+  });
+  it('the focus goes to "Your answers" also when the replica says so before the send returns', async () => {
+    show(null);
+    const draftFiles = [{ id: duuid(801), name: 'signature.png', mime: 'image/png', size: 10 }];
+    const answers = { going_well: 'Football', happy_here: 'yes', signature: { file_id: duuid(801) } };
+    fake.draft = { answers, files: draftFiles };
+    fake.submit.mockImplementationOnce(async () => {
+      act(() => show(stateOf(form, { sync_state: 'pending', outgoing: { id: duuid(954), answers, files: draftFiles, queued_at: '2026-03-21T10:00:00.000Z' } })));
+      return { ok: true, id: duuid(954), queuedOffline: false };
+    });
+    const { user } = renderApp(`/documents/${form.id}`);
+    await screen.findByText('We kept what you started on this device.');
+    screen.getByRole('button', { name: 'Send my answers' }).focus();
+    await user.keyboard('{Enter}');
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Your answers' });
+    await waitUntil(() => expect(document.activeElement).toBe(heading));
   });
 });

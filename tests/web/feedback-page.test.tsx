@@ -100,6 +100,7 @@ describe('the feedback page', () => {
     expect(comments(voice)).toEqual(['“We will sort the lock today.”']);
     expect(within(voice).getByRole('link').getAttribute('href')).toBe(`/voice/comments/${three()[0]!.entry_id}`);
     expect(voice.textContent).toContain('your voice: Message staff');
+    expect(document.title).toBe('Hearth - Feedback');
   });
 
   it('has the same counts as the dashboard badges and the menu', async () => {

@@ -25,6 +25,7 @@ const fake = vi.hoisted(() => ({
   points: null as unknown,
   review: vi.fn(async () => ({ ok: true, id: '00000000-0000-4000-8000-000000000999', queuedOffline: false })),
   discard: vi.fn(async () => ({ ok: true })),
+  retry: vi.fn(async (..._args: unknown[]): Promise<unknown> => ({ ok: true, id: '', queuedOffline: false })),
 }));
 
 vi.mock('@/features/objectives/hooks/use-task-logs', async (importOriginal) => {
@@ -52,6 +53,7 @@ vi.mock('@/entries/hooks/use-entry-file', () => ({ useEntryFile: () => null, use
 vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 vi.mock('@/features/objectives/actions/review-task-log', () => ({ reviewTaskLog: fake.review }));
 vi.mock('@/features/objectives/actions/discard-task-comment', () => ({ discardTaskComment: fake.discard }));
+vi.mock('@/features/objectives/actions/retry-task-comment', () => ({ retryTaskComment: fake.retry }));
 vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-drafts')).draftHooks);
 
 const ME = makeAccount().user;
@@ -102,6 +104,7 @@ beforeEach(() => {
   fake.points = { balance: 120, pending: 0, spending: 0 };
   fakeDrafts.reset();
   fake.review.mockClear();
+  fake.retry.mockClear();
   fakeFetch();
   setAccount(makeAccount({ flags: { rewards_enabled: 1 } }));
 });
@@ -389,6 +392,47 @@ describe('one objective', () => {
     await user.click(within(item).getByRole('button', { name: 'Discard your comment' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
     expect(fake.discard).toHaveBeenCalledWith(uuid(512));
+  });
+
+  it('the focus after Try again, Keep it and Discard: on the comment, back on Discard, on "Comments"', async () => {
+    withThread();
+    fake.overlays = [
+      {
+        ...comment(12, YOU, 'Refused words', '2026-03-10T09:00:00.000000Z', { task_log_id: uuid(3) }),
+        kind: 'comment',
+        status: '',
+        sort_key: '2026-03-10T09:00:00.000000Z',
+        local_only: true,
+        sync_state: 'failed',
+        sync_message: taskMessages.postCommentFailed,
+        sync_outbox_id: null,
+      } satisfies TaskCommentOverlayDoc,
+    ];
+    let answer: (value: unknown) => void = () => undefined;
+    fake.retry.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { user } = renderApp(`/objectives/${uuid(3)}`);
+    const item = (await screen.findByText('Refused words')).closest('article')!;
+
+    // Try again keeps the focus while it works (aria-disabled, not disabled; a second press does nothing).
+    const again = within(item).getByRole('button', { name: 'Try again to send your comment' }) as HTMLButtonElement;
+    await user.click(again);
+    await waitUntil(() => expect(again.getAttribute('aria-disabled')).toBe('true'));
+    expect(again.disabled).toBe(false);
+    expect(document.activeElement).toBe(again);
+    await user.click(again);
+    expect(fake.retry).toHaveBeenCalledTimes(1);
+    await act(async () => answer({ ok: true, id: uuid(512), queuedOffline: false }));
+    // Sent again, its failed actions go: the comment itself has the focus.
+    await waitUntil(() => expect(document.activeElement).toBe(item));
+
+    // Keep it: back on Discard. Discard: the comment goes, "Comments" has the focus.
+    const discard = within(item).getByRole('button', { name: 'Discard your comment' });
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep it' }));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    await waitUntil(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Comments' })));
   });
 
   it('"Objective not found" for a log the replica does not have after its first pull', async () => {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { rewardMessages } from '@/contract/rewards';
 import type { Live, PointsSummary } from '@/data/hooks';
@@ -131,6 +131,12 @@ describe('/rewards', () => {
     expect(card('A new book').textContent).toContain('You need 20 more points');
   });
 
+  it('one point set aside is said in the singular', async () => {
+    fake.points = { balance: 20, pending: 0, spending: 1 };
+    renderApp('/rewards');
+    expect(await screen.findByText('1 point is set aside for a swap that is waiting to be sent.')).toBeTruthy();
+  });
+
   it('an empty catalogue says so', async () => {
     fake.rewards = [];
     renderApp('/rewards');
@@ -149,6 +155,23 @@ describe('/rewards/{id}/confirmation', () => {
     expect(fake.exchange).toHaveBeenCalledWith(uuid(2));
     await waitUntil(() => expect(router.state.location.pathname).toBe(`/rewards/${uuid(2)}/congratulations`));
     expect(router.state.location.search).toBe(`?exchange=${uuid(900)}`);
+  });
+
+  it('"Yes, swap my points" keeps the focus while it works (aria-disabled, not disabled) and on a refusal', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    fake.exchange.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { user } = renderApp(`/rewards/${uuid(2)}/confirmation`);
+    const yes = await screen.findByRole('button', { name: 'Yes, swap my points' });
+    await user.click(yes);
+    const sending = await screen.findByRole('button', { name: 'Swapping…' });
+    expect(sending).toBe(yes);
+    expect(sending.getAttribute('aria-disabled')).toBe('true');
+    expect((sending as HTMLButtonElement).disabled).toBe(false);
+    await user.click(sending);
+    expect(fake.exchange).toHaveBeenCalledTimes(1);
+    await act(async () => answer({ ok: false, message: rewardMessages.redeemFailed, errors: {} }));
+    expect((await screen.findByRole('alert')).textContent).toBe(rewardMessages.redeemFailed);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, swap my points' }));
   });
 
   it('Not now goes back to the rewards without spending', async () => {
@@ -207,6 +230,12 @@ describe('/rewards/{id}/congratulations', () => {
     vi.restoreAllMocks();
   });
 
+  it('a denied swap says the points were given back (one point: "was")', async () => {
+    fake.history = [exchange(2, 'A sticker', 1, 'denied')];
+    renderApp(`/rewards/${uuid(2)}/congratulations?exchange=${uuid(502)}`);
+    expect(await screen.findByText('Staff said no this time, so your 1 point was given back.')).toBeTruthy();
+  });
+
   it('a swap the server refused says so with SPEC §8 text', async () => {
     fake.history = [exchange(2, 'A new book', 40, 'pending', { sync_state: 'failed', sync_message: rewardMessages.redeemFailed, local_only: true })];
     renderApp(`/rewards/${uuid(2)}/congratulations?exchange=${uuid(502)}`);
@@ -245,13 +274,38 @@ describe('/rewards/history', () => {
   });
 
   it('a refused swap offers Try again and Remove', async () => {
-    fake.history = [exchange(5, 'Cinema trip', 100, 'pending', { sync_state: 'failed', sync_message: rewardMessages.redeemFailed, local_only: true })];
+    fake.history = [exchange(5, 'Cinema trip', 100, 'pending', { sync_state: 'failed', sync_message: rewardMessages.redeemFailed, local_only: true }), exchange(1, 'A new book', 40, 'approved')];
     const { user } = renderApp('/rewards/history');
     await user.click(await screen.findByRole('button', { name: 'Try again to swap for Cinema trip' }));
     expect(fake.retry).toHaveBeenCalledWith(uuid(505));
     await user.click(screen.getByRole('button', { name: 'Remove the swap for Cinema trip' }));
     expect(fake.remove).toHaveBeenCalledWith(uuid(505));
     await waitUntil(() => expect(document.activeElement?.textContent).toBe('Your swaps'));
+  });
+
+  it('Try again: the button keeps the focus while it works (aria-disabled, not disabled), then the swap itself has it', async () => {
+    fake.history = [exchange(5, 'Cinema trip', 100, 'pending', { sync_state: 'failed', sync_message: rewardMessages.redeemFailed, local_only: true })];
+    let answer: (value: unknown) => void = () => undefined;
+    fake.retry.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const { user } = renderApp('/rewards/history');
+    const again = await screen.findByRole('button', { name: 'Try again to swap for Cinema trip' });
+    await user.click(again);
+    await waitUntil(() => expect(again.getAttribute('aria-disabled')).toBe('true'));
+    expect((again as HTMLButtonElement).disabled).toBe(false);
+    expect(document.activeElement).toBe(again);
+    await user.click(again);
+    expect(fake.retry).toHaveBeenCalledTimes(1);
+    await act(async () => answer({ ok: true, id: uuid(505), queuedOffline: false }));
+    // Sent again, Try again and Remove go (the swap is waiting): the focus is on the swap's name.
+    await waitUntil(() => expect(document.activeElement).toBe(within(card('Cinema trip')).getByRole('heading', { level: 3 })));
+  });
+
+  it('removing the last swap (the list goes with it) leaves the focus on the page heading', async () => {
+    fake.history = [exchange(5, 'Cinema trip', 100, 'pending', { sync_state: 'failed', sync_message: rewardMessages.redeemFailed, local_only: true })];
+    const { user } = renderApp('/rewards/history');
+    await user.click(await screen.findByRole('button', { name: 'Remove the swap for Cinema trip' }));
+    expect(fake.remove).toHaveBeenCalledWith(uuid(505));
+    await waitUntil(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Reward history' })));
   });
 
   it('Try again refused on the device says why in a toast', async () => {

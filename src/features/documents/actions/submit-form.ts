@@ -12,12 +12,14 @@
  * (./settle-submission.ts), so a refusal (422) leaves everything to fix and send again.
  */
 import { documentMessages } from '@/contract/documents';
+import { messages } from '@/contract/messages';
 import { answersSchemaFor, readFields, type Answers, type FileAnswer, type FormField } from '@/contract/forms';
 import type { EntryFile } from '@/contract/entries';
 import { paths } from '@/contract/paths';
 import { enqueueWrite, newIdempotencyKey, withdrawUnsentWrite } from '@/data/outbox/outbox';
 import type { NamedFilePart } from '@/data/outbox/types';
 import { changeDocumentState, documentStateId, readDocument, readDocumentState } from '@/data/replica/documents';
+import { checkImages } from '@/entries/data/check-images';
 import { readLocalFile } from '@/entries/data/local-files';
 import { replicaForWrite } from '@/entries/data/replica-for-write';
 import type { WriteResult } from '@/entries/data/types';
@@ -67,6 +69,7 @@ export async function submitDocumentForm(documentId: string, answers: Answers, f
   // File answers: their bytes, read back from the device's encrypted store, as parts named by question.
   const byId = new Map(files.map((file) => [file.id, file]));
   const parts: NamedFilePart[] = [];
+  const byQuestion = new Map<string, File[]>();
   const answered: EntryFile[] = [];
   const plain: Answers = {};
   for (const field of fields) {
@@ -80,8 +83,17 @@ export async function submitDocumentForm(documentId: string, answers: Answers, f
       const bytes = await readLocalFile(open.db, details);
       if (!bytes) return refused(documentTexts.fileGone, { [field.id]: [documentTexts.fileGone] });
       parts.push({ name: field.kind === 'embedded_files' ? `files[${field.id}][]` : `files[${field.id}]`, file: bytes, filename: details.name });
+      byQuestion.set(field.id, [...(byQuestion.get(field.id) ?? []), bytes]);
       answered.push(details);
     }
+  }
+
+  // SPEC §5: pictures are checked before they are queued, online, as entries' and objectives' are
+  // ("Image added is inappropriate" beside the question); offline the server checks them on arrival.
+  for (const [fieldId, pictures] of byQuestion) {
+    const check = await checkImages(open.identity.residentId, pictures);
+    if (check.outcome === 'refused') return refused(messages.imageInappropriate, { [fieldId]: [messages.imageInappropriate] });
+    if (check.outcome === 'offline') break;
   }
 
   // One write per submission on its way: a refused one is taken back before this one is queued

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { FormFill } from '@/components/form-renderer/form-fill';
 import { FormView } from '@/components/form-renderer/form-view';
 import type { FormFilePreviewProps, FormFiles, RelatedFormOption } from '@/components/form-renderer/types';
@@ -103,7 +103,7 @@ function useFormFiles(onStored: (file: EntryFile) => void, nameOf: (id: string) 
   );
 }
 
-function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms: readonly RelatedFormOption[] }) {
+function FillIn({ item, relatedForms, onQueued }: { item: DocumentWithState; relatedForms: readonly RelatedFormOption[]; onQueued: () => void }) {
   const { doc, state } = item;
   const toast = useToast();
   const online = useOnlineStatus();
@@ -178,6 +178,7 @@ function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms:
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     if (result.queuedOffline) toast.success(documentTexts.submitOffline);
+    onQueued();
     return undefined;
   };
 
@@ -219,6 +220,24 @@ function FillIn({ item, relatedForms }: { item: DocumentWithState; relatedForms:
 }
 
 /**
+ * "Your answers" above the answers on their way or sent. After "Send my answers" the form (and the
+ * button that had the focus) gives way to them, so the focus comes here; the waiting and the sent
+ * copy render the same heading element, so it keeps the focus when the server's copy arrives.
+ */
+function AnswersTitle({ id, heading, focusOnMount }: { id: string; heading: RefObject<HTMLHeadingElement | null>; focusOnMount: RefObject<boolean> }) {
+  useEffect(() => {
+    if (!focusOnMount.current) return;
+    focusOnMount.current = false;
+    heading.current?.focus();
+  }, [heading, focusOnMount]);
+  return (
+    <h2 id={id} className="section-title" tabIndex={-1} ref={heading}>
+      Your answers
+    </h2>
+  );
+}
+
+/**
  * A form document: filled in with the shared form renderer (the draft kept encrypted on the device,
  * files too), sent through the outbox; while on its way, the answers as they will arrive; once the
  * server has them, the read-only copy from the replica (the row's own submission).
@@ -231,13 +250,18 @@ export function FormDocument({ item }: { item: DocumentWithState }) {
   const outgoingFiles = state?.outgoing?.files;
   const pendingPreview = useMemo(() => ({ Preview: localPreview((id) => outgoingFiles?.find((file) => file.id === id)?.name) }), [outgoingFiles]);
   const fields = doc.form?.fields ?? [];
+  const answersTitle = useRef<HTMLHeadingElement>(null);
+  // Answers just queued whose heading is not on screen yet (the replica has not said so).
+  const focusAnswers = useRef(false);
+  const onQueued = useCallback(() => {
+    if (answersTitle.current) answersTitle.current.focus();
+    else focusAnswers.current = true;
+  }, []);
 
   if (doc.submission) {
     return (
       <section className="doc-form" aria-labelledby="doc-form-sent">
-        <h2 id="doc-form-sent" className="section-title">
-          Your answers
-        </h2>
+        <AnswersTitle id="doc-form-sent" heading={answersTitle} focusOnMount={focusAnswers} />
         <p className="doc-note" role="status">
           ✓ You sent this on {formatDate(doc.submission.submitted_at)}. Staff at your home can read it.
         </p>
@@ -248,9 +272,7 @@ export function FormDocument({ item }: { item: DocumentWithState }) {
   if (state?.outgoing && state.sync_state === 'pending') {
     return (
       <section className="doc-form" aria-labelledby="doc-form-waiting">
-        <h2 id="doc-form-waiting" className="section-title">
-          Your answers
-        </h2>
+        <AnswersTitle id="doc-form-waiting" heading={answersTitle} focusOnMount={focusAnswers} />
         <p className="doc-note" role="status">
           {online ? documentTexts.submitSending : documentTexts.submitWaiting}
         </p>
@@ -260,7 +282,7 @@ export function FormDocument({ item }: { item: DocumentWithState }) {
   }
   return (
     <section className="doc-form" aria-label="Fill in the form">
-      <FillIn key={`${doc.id}:${doc.form?.form_version_id ?? ''}:${state?.sync_outbox_id ?? ''}`} item={item} relatedForms={names} />
+      <FillIn key={`${doc.id}:${doc.form?.form_version_id ?? ''}:${state?.sync_outbox_id ?? ''}`} item={item} relatedForms={names} onQueued={onQueued} />
     </section>
   );
 }

@@ -107,7 +107,8 @@ async function queue(open: OpenReplica, overlay: TaskCommentOverlayDoc, server: 
     fields: create
       ? { id: overlay.id, task_log_id: overlay.task_log_id, comment: overlay.comment, ...(overlay.is_review ? { is_review: '1' } : {}) }
       : { comment: overlay.comment, ...(removeFiles.length ? { remove_files: removeFiles } : {}) },
-    files,
+    // SPEC §3 and §7: a task comment's files go as `files[]` (entries' go as an indexed list).
+    fileFields: files.map((file) => ({ name: 'files[]', file })),
     idempotencyKey: outboxId,
     local: { collection: 'tasks', id: overlay.id },
     label: overlay.is_review ? 'Review' : 'Comment',

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { FormView } from '@/components/form-renderer/form-view';
 import { LoadingText } from '@/components/loading-text';
@@ -36,6 +37,7 @@ export function ObjectivePage() {
   const formNames = useFormNames();
   const me = account?.user.id ?? null;
   const { log, thread } = view.data;
+  const commentsTitle = useRef<HTMLHeadingElement>(null);
 
   if (!log) {
     return (
@@ -68,7 +70,7 @@ export function ObjectivePage() {
       <ReviewSection log={log} review={review} />
 
       <section className="objective__section" aria-labelledby="objective-comments-title">
-        <h2 id="objective-comments-title" className="section-title">
+        <h2 id="objective-comments-title" className="section-title" tabIndex={-1} ref={commentsTitle}>
           Comments
         </h2>
         <ReplyForm
@@ -81,7 +83,7 @@ export function ObjectivePage() {
           onSubmit={(draft) => postTaskComment(log.id, { comment: draft.comment ?? '', files: draft.files ?? [] })}
         />
         <div className="objective__section">
-          <TaskThread logId={log.id} comments={thread} me={me} />
+          <TaskThread logId={log.id} comments={thread} me={me} onDiscarded={() => commentsTitle.current?.focus()} />
         </div>
       </section>
 

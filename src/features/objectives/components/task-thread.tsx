@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '@/components/avatar';
 import { RelativeTime } from '@/components/relative-time';
@@ -12,7 +12,7 @@ import { discardTaskComment } from '../actions/discard-task-comment';
 import { retryTaskComment } from '../actions/retry-task-comment';
 import { commentEditPath } from '../task-dates';
 
-function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: boolean; logId: string }) {
+function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadComment; mine: boolean; logId: string; onDiscarded: () => void }) {
   const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
   const toast = useToast();
   const [retrying, setRetrying] = useState(false);
@@ -20,24 +20,42 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
   const what = comment.is_review ? 'review' : 'comment';
 
   const [confirming, setConfirming] = useState(false);
+  const article = useRef<HTMLElement>(null);
+  const discardButton = useRef<HTMLButtonElement>(null);
   const retry = async () => {
+    if (retrying) return;
     setRetrying(true);
     const result = await retryTaskComment(logId, comment.id).catch(() => ({ ok: false as const, message: taskMessages.postCommentFailed, errors: {} }));
     setRetrying(false);
-    if (!result.ok) toast.error(result.message);
+    if (!result.ok) {
+      toast.error(result.message);
+      return;
+    }
+    // Sent again, it is waiting: Try again and Discard go, so the focus stays on this comment.
+    article.current?.focus();
   };
   const discard = async () => {
     setRetrying(true);
     const result = await discardTaskComment(comment.id).catch(() => ({ ok: false as const, message: taskMessages.updateCommentFailed }));
     setRetrying(false);
     setConfirming(false);
-    if (result.ok) toast.success(`The ${what} was discarded`);
-    else toast.error(result.message);
+    if (result.ok) {
+      toast.success(`The ${what} was discarded`);
+      // The comment leaves the thread (or goes back to the server's copy, without Discard).
+      onDiscarded();
+    } else {
+      toast.error(result.message);
+      discardButton.current?.focus();
+    }
+  };
+  const keep = () => {
+    setConfirming(false);
+    discardButton.current?.focus();
   };
 
   return (
     <li className={`thread__comment${mine ? ' thread__comment--mine' : ''}`}>
-      <article aria-label={`${comment.is_review ? 'Review' : 'Comment'} from ${name}`}>
+      <article ref={article} tabIndex={-1} aria-label={`${comment.is_review ? 'Review' : 'Comment'} from ${name}`}>
         <header className="thread__meta">
           <Avatar src={photo} firstName={comment.creator.first_name} lastName={comment.creator.last_name} size={40} />
           <span className="thread__name">{name}</span>
@@ -60,7 +78,8 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
         {mine ? (
           <div className="objective__comment-actions">
             {comment.sync_state === 'failed' ? (
-              <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+              // aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus.
+              <button type="button" className="button button--primary" aria-disabled={retrying || undefined} onClick={() => void retry()}>
                 Try again<span className="visually-hidden"> to send your {what}</span>
               </button>
             ) : null}
@@ -68,7 +87,7 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
               Edit<span className="visually-hidden"> your {what}</span>
             </Link>
             {comment.sync_state === 'failed' ? (
-              <button type="button" className="button button--ghost" disabled={retrying} onClick={() => setConfirming(true)}>
+              <button ref={discardButton} type="button" className="button button--ghost" aria-disabled={retrying || undefined} onClick={() => retrying || setConfirming(true)}>
                 Discard<span className="visually-hidden"> your {what}</span>
               </button>
             ) : null}
@@ -80,7 +99,7 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
             words={comment.comment ?? ''}
             busy={retrying}
             onDiscard={() => void discard()}
-            onKeep={() => setConfirming(false)}
+            onKeep={keep}
           />
         ) : null}
       </article>
@@ -93,12 +112,12 @@ function CommentItem({ comment, mine, logId }: { comment: ThreadComment; mine: b
  * young person's, with photos and files, and the state of the young person's own ones (waiting,
  * refused with the reason, and Try again). Own comments have an Edit link; nobody else's do.
  */
-export function TaskThread({ logId, comments, me }: { logId: string; comments: readonly ThreadComment[]; me: string | null }) {
+export function TaskThread({ logId, comments, me, onDiscarded }: { logId: string; comments: readonly ThreadComment[]; me: string | null; onDiscarded: () => void }) {
   if (comments.length === 0) return <p className="small-print">No comments yet. Comments from you and staff will show here.</p>;
   return (
     <ol className="thread__list" aria-label="Comments, newest first">
       {comments.map((comment) => (
-        <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} logId={logId} />
+        <CommentItem key={comment.id} comment={comment} mine={comment.creator.id === me} logId={logId} onDiscarded={onDiscarded} />
       ))}
     </ol>
   );

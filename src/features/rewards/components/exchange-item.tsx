@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { RelativeTime } from '@/components/relative-time';
 import { useToast } from '@/components/use-toast';
 import { rewardMessages } from '@/contract/rewards';
@@ -45,19 +45,25 @@ function adjustmentText(item: RewardExchangeDoc, shown: Shown): string {
 export function ExchangeItem({ item, onRemoved }: { item: RewardExchangeDoc; onRemoved: () => void }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  const title = useRef<HTMLHeadingElement>(null);
   const shown = shownStatus(item);
   const titleId = `exchange-${item.id}-title`;
 
   const retry = async () => {
+    if (busy) return;
     setBusy(true);
     const result = await retryExchange(item.id).catch(() => ({ ok: false as const, message: rewardMessages.redeemFailed, errors: {} }));
     setBusy(false);
     if (!result.ok) {
       const reason = Object.values(result.errors)[0]?.[0];
       toast.error(reason && reason !== result.message ? `${result.message} ${reason}.` : result.message);
+      return;
     }
+    // Sent again, the swap is waiting: Try again and Remove go, so the focus stays on this swap.
+    title.current?.focus();
   };
   const remove = async () => {
+    if (busy) return;
     setBusy(true);
     const removed = await removeExchange(item.id).catch(() => false);
     setBusy(false);
@@ -68,7 +74,7 @@ export function ExchangeItem({ item, onRemoved }: { item: RewardExchangeDoc; onR
     <article className={`exchange exchange--${shown}`} aria-labelledby={titleId}>
       <RewardPicture image={item.reward.image} size="small" />
       <div className="exchange__body">
-        <h3 id={titleId} className="exchange__title">
+        <h3 id={titleId} className="exchange__title" tabIndex={-1} ref={title}>
           {item.reward.name}
         </h3>
         <p className="exchange__when">
@@ -86,10 +92,11 @@ export function ExchangeItem({ item, onRemoved }: { item: RewardExchangeDoc; onR
           <>
             <p className="rewards__error">{item.sync_message || rewardMessages.redeemFailed}</p>
             <div className="exchange__actions">
-              <button type="button" className="button button--primary" disabled={busy} onClick={() => void retry()}>
+              {/* aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus. */}
+              <button type="button" className="button button--primary" aria-disabled={busy || undefined} onClick={() => void retry()}>
                 Try again<span className="visually-hidden"> to swap for {item.reward.name}</span>
               </button>
-              <button type="button" className="button button--secondary" disabled={busy} onClick={() => void remove()}>
+              <button type="button" className="button button--secondary" aria-disabled={busy || undefined} onClick={() => void remove()}>
                 Remove<span className="visually-hidden"> the swap for {item.reward.name}</span>
               </button>
             </div>

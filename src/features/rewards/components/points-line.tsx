@@ -21,7 +21,9 @@ export function PointsLine({ points }: { points: PointsSummary | null }) {
         {points.pending > 0 ? <span className="rewards__balance-extra"> · {pointsText(points.pending)} on their way</span> : null}
       </p>
       {points.spending > 0 ? (
-        <p className="rewards__balance-extra">{pointsText(points.spending)} are set aside for a swap that is waiting to be sent.</p>
+        <p className="rewards__balance-extra">
+          {pointsText(points.spending)} {points.spending === 1 ? 'is' : 'are'} set aside for a swap that is waiting to be sent.
+        </p>
       ) : null}
     </div>
   );

@@ -42,6 +42,7 @@ export function RewardConfirmationPage() {
   const affordable = balance >= item.points;
 
   const confirm = async () => {
+    if (sending !== null) return;
     setSending(balance);
     setError(null);
     const result = await exchangeReward(item.id).catch(() => ({ ok: false as const, message: rewardMessages.redeemFailed, errors: {} }));
@@ -73,7 +74,8 @@ export function RewardConfirmationPage() {
             </p>
           ) : null}
           <div className="actions">
-            <button type="button" className="button button--primary" disabled={sending !== null} onClick={() => void confirm()}>
+            {/* aria-disabled and the guard in confirm, not disabled: a disabled button drops the keyboard focus. */}
+            <button type="button" className="button button--primary" aria-disabled={sending !== null || undefined} onClick={() => void confirm()}>
               {sending !== null ? 'Swapping…' : 'Yes, swap my points'}
             </button>
             <Link to={REWARDS_PATH} className="button button--secondary">

@@ -73,7 +73,7 @@ export function RewardCongratulationsPage() {
               : item.status === 'approved'
                 ? 'Staff have approved it.'
                 : item.status === 'denied'
-                  ? `Staff said no this time, so your ${pointsText(item.refunded_points)} were given back.`
+                  ? `Staff said no this time, so your ${pointsText(item.refunded_points)} ${item.refunded_points === 1 ? 'was' : 'were'} given back.`
                   : rewardTexts.staffWillConfirm}
           </p>
           {points.data ? <p>You now have {pointsText(points.data.balance)}.</p> : null}

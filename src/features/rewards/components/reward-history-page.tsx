@@ -21,6 +21,10 @@ export function RewardHistoryPage() {
   const history = useRewardHistory();
   const points = usePoints();
   const listTitle = useRef<HTMLHeadingElement>(null);
+  // A swap removed: the focus goes to the list's heading, or, when it was the last one (the list
+  // goes with it), to the page's heading.
+  const last = history.data.length <= 1;
+  const afterRemoval = () => (last ? document.getElementById('main-heading') : listTitle.current)?.focus();
   return (
     <div className="page page--prose rewards">
       <PageHeading>Reward history</PageHeading>
@@ -47,7 +51,7 @@ export function RewardHistoryPage() {
             <ul className="rewards__history">
               {history.data.map((item) => (
                 <li key={item.id}>
-                  <ExchangeItem item={item} onRemoved={() => listTitle.current?.focus()} />
+                  <ExchangeItem item={item} onRemoved={afterRemoval} />
                 </li>
               ))}
             </ul>
