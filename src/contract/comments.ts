@@ -5,6 +5,9 @@ import { envelope } from './envelope';
 import { syncedRowSchema, timestampSchema } from './sync';
 
 export const COMMENT_MAX_LENGTH = 5000;
+export const REACTION_MAX_LENGTH = 32;
+/** A reply or reaction over its limit, on create and on edit alike. */
+export const commentLengthMessages = { comment: 'Comment is too long', reaction: 'Reaction is too long' } as const;
 
 /**
  * POST /v1/projects/residents/journal/entries/comments and .../voices/entries/comments
@@ -15,8 +18,8 @@ export const commentCreateSchema = z
     /** Create only: the client's id for its optimistic copy (see clientIdSchema). */
     id: clientIdSchema,
     entry_id: z.uuid({ error: 'Entry is required' }),
-    comment: z.string().trim().max(COMMENT_MAX_LENGTH).optional(),
-    reaction: z.string().trim().max(32).optional(),
+    comment: z.string().trim().max(COMMENT_MAX_LENGTH, { error: commentLengthMessages.comment }).optional(),
+    reaction: z.string().trim().max(REACTION_MAX_LENGTH, { error: commentLengthMessages.reaction }).optional(),
   })
   .refine((v) => Boolean(v.comment) || Boolean(v.reaction), { path: ['comment'], error: 'Comment is required' });
 export type CommentCreate = z.infer<typeof commentCreateSchema>;

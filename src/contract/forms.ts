@@ -140,7 +140,7 @@ export function answerSchemaOf(field: FormField): z.ZodType | null {
         .max(field.max, { error: formMessages.outOfRange(field.min, field.max) })
         .refine((n) => Math.abs((n - field.min) / field.step - Math.round((n - field.min) / field.step)) < 1e-9, { error: formMessages.offStep(field.step) });
     case 'table': {
-      const row = z.object(Object.fromEntries(field.columns.map((c) => [c.id, savable(z.string().max(formLimits.cellMaxLength)).optional()]))).strict();
+      const row = z.object(Object.fromEntries(field.columns.map((c) => [c.id, savable(z.string().max(formLimits.cellMaxLength, { error: formMessages.tooLong(formLimits.cellMaxLength) })).optional()]))).strict();
       return z.array(row, { error: formMessages.wrongAnswer }).max(formLimits.tableMaxRows);
     }
     case 'multi_option': {

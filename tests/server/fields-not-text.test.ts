@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentResponseSchema, commentSchema, type Comment } from '../../src/contract/comments';
+import { COMMENT_MAX_LENGTH, commentLengthMessages, commentResponseSchema, commentSchema, REACTION_MAX_LENGTH, type Comment } from '../../src/contract/comments';
 import { entryMessages, journalEntryResponseSchema, journalPageSchema, voiceCategoriesPageSchema, voiceEntryResponseSchema } from '../../src/contract/entries';
 import { chosenMessages as chosen } from '../../src/contract/messages';
 import { entryPaths, paths } from '../../src/contract/paths';
@@ -125,5 +125,27 @@ describe('the edit of a reply whose fields are no text', () => {
     const fine = await edit({ comment: 'As I meant it', reaction: null });
     expect(fine.status, JSON.stringify(fine.body)).toBe(200);
     expect(commentResponseSchema.parse(fine.body).data).toMatchObject({ comment: 'As I meant it', reaction: null, files: reply.files });
+  });
+});
+
+describe('a reply or reaction over its limit', () => {
+  it('is refused with the same words on create and on edit', async () => {
+    const entry = journalEntryResponseSchema.parse((await jamie.post(JOURNAL, { description: 'A thread for long words' })).body).data;
+    const COMMENTS = `/api${entryPaths.journal.comments.build()}`;
+    const long = { comment: 'x'.repeat(COMMENT_MAX_LENGTH + 1) };
+    const longReaction = { comment: 'Fine', reaction: 'y'.repeat(REACTION_MAX_LENGTH + 1) };
+    for (const [body, field] of [[long, 'comment'], [longReaction, 'reaction']] as const) {
+      const created = await jamie.post(COMMENTS, { entry_id: entry.id, ...body });
+      expect(created.status, JSON.stringify(created.body)).toBe(422);
+      expect((created.body as Refusal).errors).toEqual({ [field]: [commentLengthMessages[field]] });
+    }
+    const made = await jamie.post(COMMENTS, { entry_id: entry.id, comment: 'Short and sweet' });
+    expect(made.status).toBe(201);
+    const reply = commentResponseSchema.parse(made.body).data;
+    for (const [body, field] of [[long, 'comment'], [longReaction, 'reaction']] as const) {
+      const edited = await jamie.post(`/api${entryPaths.journal.comment.build(reply.id)}?_method=PUT`, body);
+      expect(edited.status, JSON.stringify(edited.body)).toBe(422);
+      expect((edited.body as Refusal).errors).toEqual({ [field]: [commentLengthMessages[field]] });
+    }
   });
 });

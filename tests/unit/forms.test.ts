@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersSchemaFor, formFieldsSchema, formMessages, readFields, type FormFieldInput } from '../../src/contract/forms';
+import { answersSchemaFor, formFieldsSchema, formLimits, formMessages, readFields, type FormFieldInput } from '../../src/contract/forms';
 
 /** The one answer rule of objectives (contract forms.ts), used by the server and the form renderer. */
 const FIELDS: FormFieldInput[] = [
@@ -38,6 +38,9 @@ describe('answersSchemaFor', () => {
     expect(errorsOf({ pick: ['z'] })).toHaveProperty('pick.0');
     expect(errorsOf({ one: ['x', 'x'] })).toHaveProperty('one');
     expect(errorsOf({ grid: [{ b: '1' }] })).toHaveProperty('grid.0');
+    // A young person's words too long for a cell or a text answer: the same plain words, not the library's.
+    expect(errorsOf({ grid: [{ a: 'x'.repeat(formLimits.cellMaxLength + 1) }] })).toEqual({ 'grid.0.a': formMessages.tooLong(formLimits.cellMaxLength) });
+    expect(errorsOf({ short: 'x'.repeat(formLimits.textMaxLength + 1) })).toEqual({ short: formMessages.tooLong(formLimits.textMaxLength) });
     expect(errorsOf({ rel: ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c'] })).toEqual({ rel: formMessages.notAnOption });
     expect(errorsOf({ title: 'x' })).toHaveProperty('_');
     expect(errorsOf({ nope: 1 })).toHaveProperty('_');

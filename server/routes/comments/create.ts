@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { commentCreateSchema, type Comment } from '../../../src/contract/comments';
+import { COMMENT_MAX_LENGTH, commentCreateSchema, commentLengthMessages, REACTION_MAX_LENGTH, type Comment } from '../../../src/contract/comments';
 import { ENTRY_KINDS, type EntryKind } from '../../../src/contract/entry-kind';
 import { entryPaths } from '../../../src/contract/paths';
 import { chosenMessages as chosen } from '../../../src/contract/messages';
@@ -190,8 +190,8 @@ async function updateComment(app: FastifyInstance, request: FastifyRequest, type
   };
   const newComment = given('comment', entryMessages.commentRequired);
   const newReaction = given('reaction', entryMessages.reactionRequired);
-  if (newComment !== undefined && newComment.length > 5000) problems.add('comment', 'Comment is too long');
-  if (newReaction !== undefined && newReaction.length > 32) problems.add('reaction', 'Reaction is too long');
+  if (newComment !== undefined && newComment.length > COMMENT_MAX_LENGTH) problems.add('comment', commentLengthMessages.comment);
+  if (newReaction !== undefined && newReaction.length > REACTION_MAX_LENGTH) problems.add('reaction', commentLengthMessages.reaction);
   const comment = newComment !== undefined ? newComment || null : found.comment;
   const reaction = newReaction !== undefined ? newReaction || null : found.reaction;
   if (!comment && !reaction) problems.add('comment', entryMessages.commentRequired);
