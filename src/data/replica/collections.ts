@@ -293,7 +293,7 @@ export const voiceCollection = defineCollection<VoiceDoc>()({
   encrypted: entryEncrypted,
 });
 
-/** Comments of journal and voice entries, pulled per entry while its thread is open. */
+/** Comments of journal and voice entries, pulled per entry while its thread is open, and ahead for the newest threads (../replication/threads-ahead.ts). */
 export const commentsCollection = defineCollection<CommentDoc>()({
   schema: {
     title: 'comments',

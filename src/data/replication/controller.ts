@@ -44,6 +44,7 @@ import { startInTurn, type InTurn } from './in-turn';
 import { afterFirstScreen } from './start-when';
 import { followFlags } from './follow-flags';
 import { markSynced, patchStatus, updatePull } from './sync-status';
+import { startThreadsAhead, THREADS_AHEAD_PER_KIND, type ThreadsAhead } from './threads-ahead';
 import { localDay } from './today';
 
 export const PERIODIC_PULL_MS = 5 * 60_000;
@@ -75,6 +76,21 @@ export interface ReplicationOptions {
    * warm start's pulls are small catch-ups: asking together is quicker on a slow link).
    */
   readonly inTurn?: { readonly atOnce?: number; readonly turnMs?: number };
+  /** How many of the newest threads of each kind are pulled ahead (./threads-ahead.ts; 0: none). */
+  readonly threadsAheadPerKind?: number;
+}
+
+/** How an extra replication's first pull ended: pulled, or the status of its failure (0 offline, or stopped first). */
+export type FirstPull = { readonly ok: true } | { readonly ok: false; readonly status: number };
+
+/** An extra replication held (a comment thread): call it to release. */
+export interface Hold {
+  (): void;
+  /**
+   * Settles at its first pull's end: at once if it had pulled before, else when everything the
+   * server had for it then is written, or at its first failure.
+   */
+  readonly firstPull: Promise<FirstPull>;
 }
 
 export interface ReplicationHandle {
@@ -89,9 +105,10 @@ export interface ReplicationHandle {
   /**
    * Runs an extra replication (a comment thread) while someone holds it; the returned function
    * releases it, and the last release cancels it. Runs in every tab that asks (not only the
-   * leader): a thread is small and the screen showing it needs it now.
+   * leader): a thread is small and the screen showing it needs it now. A `background` hold (a
+   * thread pulled ahead) does not mark the collection's first pull pending: no screen waits for it.
    */
-  acquire(replicated: Replicated): () => void;
+  acquire(replicated: Replicated, options?: { readonly background?: boolean }): Hold;
   /** Cancels everything; the replica and its checkpoints stay. */
   stop(): Promise<void>;
   readonly stopped: boolean;
@@ -102,11 +119,14 @@ type State = RxReplicationState<PulledDoc, Checkpoint>;
 export function startReplication(open: OpenReplica, options: ReplicationOptions = {}): ReplicationHandle {
   const { db, identity } = open;
   const today = options.today ?? (() => localDay());
-  const running = new Map<string, { replicated: Replicated; state: State; subs: { unsubscribe(): void }[]; recordNext: () => void }>();
+  /** `firstPending`: its first pull has neither finished nor failed yet. */
+  const running = new Map<string, { replicated: Replicated; state: State; subs: { unsubscribe(): void }[]; recordNext: () => void; firstPending: boolean }>();
   const cleanups: (() => void)[] = [];
   const active = new Map<string, boolean>();
   let stopped = false;
   let rotaDay = today();
+  /** The newest threads, pulled ahead by the tab that pulls (./threads-ahead.ts). */
+  let threadsAhead: ThreadsAhead | null = null;
   /** Each replication's first answer (success or failure), which gives the next one its turn (./in-turn.ts). */
   const firstAnswers = new Map<string, () => void>();
   const answered = (key: string) => {
@@ -116,10 +136,38 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   const refreshSyncing = () => patchStatus({ syncing: [...active.values()].some(Boolean) });
 
+  /** Those waiting for a held replication's first pull (`Hold.firstPull`), by key. */
+  const firstPullWaiters = new Map<string, Set<(outcome: FirstPull) => void>>();
+  const settleFirstPull = (key: string, outcome: FirstPull) => {
+    const waiters = firstPullWaiters.get(key);
+    firstPullWaiters.delete(key);
+    waiters?.forEach((settle) => settle(outcome));
+  };
+  function firstPullOf(key: string): Promise<FirstPull> {
+    const entry = running.get(key);
+    if (!entry) return Promise.resolve({ ok: false, status: 0 });
+    return new Promise((resolve) => {
+      const waiters = firstPullWaiters.get(key) ?? new Set();
+      firstPullWaiters.set(key, waiters);
+      waiters.add(resolve);
+      const settle = (outcome: FirstPull) => {
+        waiters.delete(resolve);
+        resolve(outcome);
+      };
+      entry.state.awaitInitialReplication().then(
+        () => settle({ ok: true }),
+        () => settle({ ok: false, status: 0 }),
+      );
+    });
+  }
+
   /** What a replication's requests report: the shared status, and this replication's own state. */
   const eventsFor = (replicated: Replicated) => ({
     onFailure(failure: Failure, config: PullConfig) {
       answered(replicated.key);
+      const entry = running.get(replicated.key);
+      if (entry) entry.firstPending = false;
+      settleFirstPull(replicated.key, { ok: false, status: failure.status });
       if (failure.status === 401 || failure.status === 419) {
         patchStatus({ error: 'Session expired' });
         void handle.stop();
@@ -136,7 +184,8 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     },
   });
 
-  function run(replicated: Replicated, leaderOnly = true): void {
+  /** `showPending`: the collection's first pull counts as pending until this one's has ended. */
+  function run(replicated: Replicated, leaderOnly = true, showPending = true): void {
     if (stopped || running.has(replicated.key)) return;
     const collection = db.collections[replicated.config.collection as ReplicaCollectionName];
     const config =
@@ -177,12 +226,15 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       }),
     ];
     const { collection: name } = replicated.config;
-    updatePull(replicated.key, name, { firstPullPending: true });
+    if (showPending) updatePull(replicated.key, name, { firstPullPending: true });
     const firstDone = () => {
-      if (running.get(replicated.key)?.state === state) updatePull(replicated.key, name, { firstPullPending: false });
+      const entry = running.get(replicated.key);
+      if (entry?.state !== state) return;
+      entry.firstPending = false;
+      updatePull(replicated.key, name, { firstPullPending: false });
     };
     void state.awaitInitialReplication().then(firstDone, firstDone);
-    running.set(replicated.key, { replicated, state, subs, recordNext });
+    running.set(replicated.key, { replicated, state, subs, recordNext, firstPending: true });
   }
 
   /** `run`, resolving at the replication's first answer (at once when it does not start). */
@@ -195,6 +247,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
 
   async function cancel(key: string): Promise<void> {
     answered(key);
+    settleFirstPull(key, { ok: false, status: 0 });
     const entry = running.get(key);
     if (!entry) return;
     running.delete(key);
@@ -253,21 +306,27 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   }
 
   const holders = new Map<string, number>();
-  function acquire(replicated: Replicated): () => void {
-    holders.set(replicated.key, (holders.get(replicated.key) ?? 0) + 1);
-    run(replicated, false);
+  function acquire(replicated: Replicated, options: { readonly background?: boolean } = {}): Hold {
+    const { key } = replicated;
+    const foreground = !options.background;
+    holders.set(key, (holders.get(key) ?? 0) + 1);
+    const already = running.get(key);
+    run(replicated, false, foreground);
+    // A screen that opens a thread being pulled in the background waits for it as for its own.
+    if (foreground && already?.firstPending) updatePull(key, replicated.config.collection, { firstPullPending: true });
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
-      const left = (holders.get(replicated.key) ?? 1) - 1;
+      const left = (holders.get(key) ?? 1) - 1;
       if (left > 0) {
-        holders.set(replicated.key, left);
+        holders.set(key, left);
         return;
       }
-      holders.delete(replicated.key);
-      void cancel(replicated.key);
+      holders.delete(key);
+      void cancel(key);
     };
+    return Object.assign(release, { firstPull: firstPullOf(key) });
   }
 
   /** A new day: today's roster is another replication; yesterday's shifts leave the replica. */
@@ -286,6 +345,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   function reSync(topics?: readonly SyncTopic[]): void {
     if (stopped) return;
     void checkDay();
+    threadsAhead?.nudge();
     for (const { replicated, state } of running.values()) {
       if (!topics || replicated.topics.some((t) => topics.includes(t))) state.reSync();
     }
@@ -294,6 +354,15 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
   function leaderDuties(): void {
     if (stopped) return;
     cleanups.push(setResyncTarget(reSync), followHome());
+    const perKind = options.threadsAheadPerKind ?? THREADS_AHEAD_PER_KIND;
+    if (perKind > 0) {
+      const ahead = startThreadsAhead({ db, acquire, afterFirstPulls: awaitInitial, perKind });
+      threadsAhead = ahead;
+      cleanups.push(() => {
+        ahead.stop();
+        threadsAhead = null;
+      });
+    }
     if (options.liveTriggers === false) return;
     cleanups.push(openChangeStream({ onChange: (topics) => reSync(topics), onOpen: () => reSync() }));
     if (typeof window !== 'undefined') {
@@ -363,6 +432,12 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
     }
     markStarted();
   }
+  // A function (hoisted): a start at once reaches leaderDuties, which hands it on, before `handle` exists.
+  async function awaitInitial(): Promise<void> {
+    await started;
+    await turns?.allStarted;
+    await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
+  }
   const cancelStart = (options.startWhen ?? afterFirstScreen)(begin);
 
   const handle: ReplicationHandle = {
@@ -372,11 +447,7 @@ export function startReplication(open: OpenReplica, options: ReplicationOptions 
       return stopped;
     },
     states: () => new Map([...running].map(([key, entry]) => [key, entry.state])),
-    async awaitInitial() {
-      await started;
-      await turns?.allStarted;
-      await Promise.all([...running.values()].map((entry) => entry.state.awaitInitialReplication()));
-    },
+    awaitInitial,
     async awaitInSync() {
       await started;
       await turns?.allStarted;

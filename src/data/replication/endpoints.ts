@@ -220,7 +220,8 @@ const commentsPageSchema = pageSchema(commentSchema);
 
 /**
  * The comments of one entry (the server lists them per entry): started while the entry's thread
- * is open (useComments), re-pulled on `journal`/`voice`/`feedback` change events.
+ * is open (useComments), or until its first pull has ended for the newest threads (./threads-ahead.ts);
+ * re-pulled on `journal`/`voice`/`feedback` change events while it runs.
  */
 export function commentsReplication(entryType: EntryKind, entryId: string): Replicated {
   const config: PullConfig<Comment> = {
