@@ -186,6 +186,43 @@ test('a thread opened while its entry waits offline gets staff comments once the
   expect(entryId).toBe(localId);
 });
 
+test('a carer’s reply to an entry jamie has not opened since can be read offline', ONE_VIEWPORT, async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const text = `Can I have friends round on Saturday? (${stamp})`;
+  const carerText = `Yes, ask at the house meeting (${stamp})`;
+
+  await signInAsJamie(page);
+  await waitForWorker(page);
+  await writeJournalEntrySharedWithAli(page, text);
+  const entryId = await entryIdOnServer(page, JOURNAL_API, text);
+  const card = page.getByRole('article').filter({ hasText: text });
+  await expect(card.getByRole('link', { name: '0 comments' })).toBeVisible({ timeout: 30_000 });
+
+  // The reply comes while jamie is on the list: the thread is pulled ahead, never opened.
+  const threadPulled = page.waitForResponse((r) => r.url().includes(`/journal/entries/${entryId}/comments`) && r.ok(), { timeout: 60_000 });
+  const carer = await signInCarer();
+  try {
+    await carer.comment(JOURNAL_API, entryId, carerText);
+  } finally {
+    await carer.dispose();
+  }
+  await expect(card.getByRole('link', { name: '1 comment' })).toBeVisible({ timeout: 30_000 });
+  await threadPulled;
+
+  // No signal now: the reply is read from the device.
+  await context.setOffline(true);
+  try {
+    await expect(page.getByText('You are currently offline')).toBeVisible({ timeout: 20_000 });
+    await card.getByRole('link', { name: '1 comment' }).click();
+    await expect(page).toHaveURL(new RegExp(`/entries/comments/${entryId}$`));
+    const comments = page.getByRole('region', { name: 'Comments' });
+    await expect(comments.getByRole('article', { name: /Comment from Ali/ }).filter({ hasText: carerText })).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
 test('xss sweep: what people write is shown as text, never run as HTML', ONE_VIEWPORT, async ({ page }) => {
   test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
