@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { entryMessages } from '@/contract/entries';
 import { messages } from '@/contract/messages';
@@ -7,7 +7,9 @@ import { makeAccount } from './support/account';
 import { categories, comment, emojis, journalEntry, ME, voiceEntry } from './support/entry-fixtures';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
+import { emulateModalDialogs } from './support/modal-dialog';
 import { renderApp } from './support/render-app';
+import { waitUntil } from '../support/wait';
 
 vi.mock('@/entries/hooks/use-entries', async () => {
   const { entryHooks } = await import('./support/fake-replica');
@@ -132,6 +134,8 @@ describe('comment thread', () => {
     expect(box.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(box.getAttribute('aria-describedby')!)!.textContent).toBe(entryMessages.commentRequired);
     expect(actions.postVoice).not.toHaveBeenCalled();
+    // The focus goes to the text box, so its error (its description) is read out as it lands there.
+    await waitUntil(() => expect(document.activeElement).toBe(box));
   });
 
   it('shows the action’s field errors beside the fields and keeps the text', async () => {
@@ -143,6 +147,8 @@ describe('comment thread', () => {
     const group = await within(replyForm()).findByRole('radiogroup', { name: 'How do you feel?' });
     expect(document.getElementById(group.getAttribute('aria-describedby')!)!.textContent).toBe(entryMessages.reactionRequired);
     expect(box.value).toBe('Please fix it soon');
+    // The focus goes to the field with the error: the reaction group's tab stop.
+    await waitUntil(() => expect(document.activeElement).toBe(within(group).getByRole('radio', { name: 'No reaction' })));
   });
 
   it('says "Failed to post reply." when refused without a message, and keeps what was typed', async () => {
@@ -223,5 +229,112 @@ describe('comment thread', () => {
 
     await act(() => router.navigate('/entries/comments/not-here'));
     expect(await screen.findByText(messages.voiceMissingData)).toBeTruthy();
+  });
+});
+
+describe('the focus after actions in the thread (WCAG 2.4.3)', () => {
+  const mine = { id: ME, first_name: 'Samuel', last_name: 'Jones', has_photo: false };
+  const refused = () => fakeReplica.set({ comments: [comment({ id: 'f1', comment: 'Did not go', creator: mine, sync_state: 'failed', sync_message: null })] });
+  const heldOpen = () => {
+    let answer: (value: unknown) => void = () => undefined;
+    return { promise: new Promise((resolve) => (answer = resolve)), answer: (value: unknown) => answer(value) };
+  };
+
+  it('Send reply keeps the focus while it sends (aria-disabled, not disabled; a second press sends nothing)', async () => {
+    const held = heldOpen();
+    actions.postVoice.mockImplementationOnce(() => held.promise);
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const form = await screen.findByRole('form', { name: 'Reply' });
+    await user.type(within(form).getByLabelText('Your message'), 'Thank you');
+    const send = within(form).getByRole('button', { name: 'Send reply' }) as HTMLButtonElement;
+    await user.click(send);
+    await waitUntil(() => expect(send.getAttribute('aria-disabled')).toBe('true'));
+    expect(send.disabled).toBe(false);
+    expect(document.activeElement).toBe(send);
+    await user.click(send);
+    expect(actions.postVoice).toHaveBeenCalledTimes(1);
+    await act(async () => held.answer(accepted));
+    expect(await screen.findByText('Your reply has been sent.')).toBeTruthy();
+    expect(send.getAttribute('aria-disabled')).toBeNull();
+    expect(document.activeElement).toBe(send);
+  });
+
+  it('Try again keeps the focus while it works, then the reply has it; refused, it says why', async () => {
+    refused();
+    const held = heldOpen();
+    actions.updateVoice.mockImplementationOnce(() => held.promise);
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const [item] = await within(await screen.findByRole('region', { name: 'Comments' })).findAllByRole('article');
+    const again = within(item!).getByRole('button', { name: 'Try again' }) as HTMLButtonElement;
+    await user.click(again);
+    await waitUntil(() => expect(again.getAttribute('aria-disabled')).toBe('true'));
+    expect(again.disabled).toBe(false);
+    expect(document.activeElement).toBe(again);
+    await user.click(again);
+    expect(actions.updateVoice).toHaveBeenCalledTimes(1);
+    // Sent again, it is waiting: its failed actions go, the reply itself has the focus.
+    await act(async () => held.answer(accepted));
+    await waitUntil(() => expect(document.activeElement).toBe(item));
+
+    actions.updateVoice.mockResolvedValueOnce({ ok: false, message: entryMessages.locked, errors: {} });
+    await user.click(again);
+    expect(await screen.findByText(entryMessages.locked)).toBeTruthy();
+    expect(document.activeElement).toBe(again);
+  });
+
+  it('Keep it: back on Discard; Discard: on "Comments"; a failed discard: back on Discard (the dialog gone first)', async () => {
+    emulateModalDialogs();
+    refused();
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const [item] = await within(await screen.findByRole('region', { name: 'Comments' })).findAllByRole('article');
+    const discard = within(item!).getByRole('button', { name: 'Discard this reply' });
+
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep it' }));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Escape (the dialog's cancel) is Keep it.
+    await user.click(discard);
+    fireEvent(await screen.findByRole('dialog'), new Event('cancel', { cancelable: true }));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // Discarding: both buttons of the dialog keep the focus while it works (aria-disabled, not disabled).
+    const held = heldOpen();
+    actions.discard.mockImplementationOnce(() => held.promise);
+    await user.click(discard);
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Discard' }) as HTMLButtonElement;
+    await user.click(confirm);
+    await waitUntil(() => expect(confirm.getAttribute('aria-disabled')).toBe('true'));
+    const keep = within(dialog).getByRole('button', { name: 'Keep it' }) as HTMLButtonElement;
+    expect([confirm.disabled, keep.disabled, keep.getAttribute('aria-disabled')]).toEqual([false, false, 'true']);
+    expect(document.activeElement).toBe(confirm);
+    await user.click(keep);
+    await user.click(confirm);
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect(actions.discard).toHaveBeenCalledTimes(1);
+    await act(async () => held.answer({ ok: false, message: entryMessages.replyFailed }));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    expect(await screen.findByText('The reply was discarded')).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Comments' })));
+  });
+
+  it('an edit closed: Cancel goes back to Edit, Save to the reply', async () => {
+    fakeReplica.set({ comments: [comment({ id: 'c2', comment: 'Thank you', creator: mine })] });
+    const { user } = renderApp(`/voice/comments/${ENTRY.id}`);
+    const [item] = await within(await screen.findByRole('region', { name: 'Comments' })).findAllByRole('article');
+    await user.click(within(item!).getByRole('button', { name: 'Edit your reply' }));
+    await user.click(within(within(item!).getByRole('form', { name: 'Edit your reply' })).getByRole('button', { name: 'Cancel' }));
+    await waitUntil(() => expect(document.activeElement).toBe(within(item!).getByRole('button', { name: 'Edit your reply' })));
+
+    await user.click(within(item!).getByRole('button', { name: 'Edit your reply' }));
+    await user.click(within(within(item!).getByRole('form', { name: 'Edit your reply' })).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Your reply has been updated.')).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(item));
   });
 });

@@ -14,6 +14,7 @@ import { makeAccount } from './support/account';
 import { fakeDrafts } from './support/fake-drafts';
 import { fakeFetch } from './support/fake-fetch';
 import { renderApp } from './support/render-app';
+import { emulateModalDialogs } from './support/modal-dialog';
 import { waitUntil } from '../support/wait';
 
 /** What the replica "holds" (the data layer has its own tests): these feed documents to the screens. */
@@ -26,6 +27,7 @@ const fake = vi.hoisted(() => ({
   review: vi.fn(async () => ({ ok: true, id: '00000000-0000-4000-8000-000000000999', queuedOffline: false })),
   discard: vi.fn(async () => ({ ok: true })),
   retry: vi.fn(async (..._args: unknown[]): Promise<unknown> => ({ ok: true, id: '', queuedOffline: false })),
+  update: vi.fn(async (..._args: unknown[]): Promise<unknown> => ({ ok: true, id: '', queuedOffline: false })),
 }));
 
 vi.mock('@/features/objectives/hooks/use-task-logs', async (importOriginal) => {
@@ -54,6 +56,7 @@ vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 vi.mock('@/features/objectives/actions/review-task-log', () => ({ reviewTaskLog: fake.review }));
 vi.mock('@/features/objectives/actions/discard-task-comment', () => ({ discardTaskComment: fake.discard }));
 vi.mock('@/features/objectives/actions/retry-task-comment', () => ({ retryTaskComment: fake.retry }));
+vi.mock('@/features/objectives/actions/update-task-comment', () => ({ updateTaskComment: fake.update }));
 vi.mock('@/data/hooks/use-draft', async () => (await import('./support/fake-drafts')).draftHooks);
 
 const ME = makeAccount().user;
@@ -105,6 +108,7 @@ beforeEach(() => {
   fakeDrafts.reset();
   fake.review.mockClear();
   fake.retry.mockClear();
+  fake.update.mockClear();
   fakeFetch();
   setAccount(makeAccount({ flags: { rewards_enabled: 1 } }));
 });
@@ -395,6 +399,7 @@ describe('one objective', () => {
   });
 
   it('the focus after Try again, Keep it and Discard: on the comment, back on Discard, on "Comments"', async () => {
+    emulateModalDialogs();
     withThread();
     fake.overlays = [
       {
@@ -489,6 +494,34 @@ describe('editing a comment', () => {
     expect(fakeDrafts.get(commentEditDraftKey(uuid(501)))).toMatchObject({ comment: 'My first words, and what happened after' });
   });
 
+  it('saving a review says "Your review has been updated." (a comment: "Your comment ..."), and offline that the review waits', async () => {
+    const logs = fake.logs as TaskLogDoc[];
+    logs[0] = { ...logs[0]!, comments: [...logs[0]!.comments, comment(3, YOU, 'It went well', '2026-03-12T12:00:00.000000Z', { task_log_id: uuid(1), is_review: true })] };
+    const { user, router } = renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(503)}`);
+    const save = async (name: string) => {
+      const form = await screen.findByRole('form', { name });
+      await user.click(within(form).getByRole('button', { name: 'Save' }));
+      await waitUntil(() => expect(router.state.location.pathname.slice(-20)).toBe(`/objectives/${uuid(1)}`.slice(-20)));
+    };
+    await save('Edit your review');
+    expect(await screen.findByText('Your review has been updated.')).toBeTruthy();
+    expect(screen.queryByText('Your comment has been updated.')).toBeNull();
+
+    fake.update.mockResolvedValueOnce({ ok: true, id: uuid(503), queuedOffline: true });
+    await act(() => router.navigate(`/objectives/${uuid(1)}/comment/edit/${uuid(503)}`));
+    // Saved and closed, the edit kept no draft: it opens again with the review's words.
+    const again = await screen.findByRole('form', { name: 'Edit your review' });
+    expect((within(again).getByRole('textbox', { name: 'Your review' }) as HTMLTextAreaElement).value).toBe('It went well');
+    expect(screen.queryByText(KEPT_DRAFT_NOTE)).toBeNull();
+    await save('Edit your review');
+    expect(await screen.findByText('You are offline, we will retry updating your review when back online.')).toBeTruthy();
+
+    await act(() => router.navigate(`/objectives/${uuid(1)}/comment/edit/${uuid(501)}`));
+    await save('Edit your comment');
+    expect(await screen.findByText('Your comment has been updated.')).toBeTruthy();
+    expect(fake.update).toHaveBeenCalledTimes(3);
+  });
+
   it('"Comment not found" for someone else\'s comment, and for one that is not there', async () => {
     renderApp(`/objectives/${uuid(1)}/comment/edit/${uuid(502)}`);
     expect(await screen.findByRole('heading', { level: 2, name: taskMessages.commentNotFound })).toBeTruthy();
@@ -523,5 +556,31 @@ describe('after a review', () => {
     expect(screen.getByRole('link', { name: 'Back to the objective' }).getAttribute('href')).toBe(`/objectives/${uuid(5)}`);
     expect(screen.getByRole('link', { name: 'All objectives' })).toBeTruthy();
     expect(within(screen.getByRole('main')).queryByRole('link', { name: /reward|spend|swap/i })).toBeNull();
+  });
+
+  it('a review on its way: "being sent" online; "when you are back online" only offline, and it follows the connection', async () => {
+    fake.overlays = [
+      {
+        ...comment(13, YOU, 'It went well', '2026-03-10T09:00:00.000000Z', { task_log_id: uuid(5), is_review: true }),
+        kind: 'comment',
+        status: '',
+        sort_key: '2026-03-10T09:00:00.000000Z',
+        local_only: true,
+        sync_state: 'pending',
+        sync_message: null,
+        sync_outbox_id: uuid(913),
+      } satisfies TaskCommentOverlayDoc,
+    ];
+    let online = true;
+    vi.spyOn(navigator, 'onLine', 'get').mockImplementation(() => online);
+    renderApp(`/objectives/${uuid(5)}/success`);
+    expect(await screen.findByText('Your review is being sent. Your 20 points arrive when it is sent.')).toBeTruthy();
+    expect(screen.queryByText(/back online/)).toBeNull();
+    act(() => {
+      online = false;
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(await screen.findByText(taskMessages.reviewPointsOffline)).toBeTruthy();
+    expect(screen.queryByText(/being sent/)).toBeNull();
   });
 });

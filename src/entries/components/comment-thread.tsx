@@ -1,5 +1,6 @@
 import type { EntryKind } from '@/contract/entry-kind';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useUserPhoto, type Live } from '@/data/hooks';
@@ -53,6 +54,7 @@ function CommentItem({
   keptEdit,
   emojis,
   update,
+  onDiscarded,
 }: {
   comment: CommentDoc;
   mine: boolean;
@@ -62,6 +64,8 @@ function CommentItem({
   keptEdit: boolean | null;
   emojis: readonly ReplyEmoji[];
   update: CommentThreadProps['update'];
+  /** The reply was discarded: it leaves the thread (with the button that had the focus). */
+  onDiscarded: () => void;
 }) {
   const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
   // An edit already open when the conversation closes stays open, so its words are not lost.
@@ -79,23 +83,60 @@ function CommentItem({
 
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
-  const retry = async () => {
-    setRetrying(true);
-    await update(comment.id, { comment: comment.comment, reaction: comment.reaction }).catch(() => undefined);
-    setRetrying(false);
+  const article = useRef<HTMLElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const discardButton = useRef<HTMLButtonElement>(null);
+  // An edit closed: where the focus goes once its form (and the button that had the focus) is gone.
+  const afterEdit = useRef<'edit' | 'comment' | null>(null);
+  useEffect(() => {
+    if (editing || !afterEdit.current) return;
+    (afterEdit.current === 'edit' ? (editButton.current ?? article.current) : article.current)?.focus();
+    afterEdit.current = null;
+  }, [editing]);
+  const closeEdit = (focus: 'edit' | 'comment') => {
+    afterEdit.current = focus;
+    setEditing(false);
   };
+
+  const retry = async () => {
+    if (retrying) return;
+    setRetrying(true);
+    const result = await update(comment.id, { comment: comment.comment, reaction: comment.reaction }).catch(() => ({ ok: false as const, message: entryMessages.replyFailed, errors: {} }));
+    setRetrying(false);
+    if (!result.ok) {
+      toast.error(result.message || entryMessages.replyFailed);
+      return;
+    }
+    // Sent again, it is waiting: Try again and Discard go, so the focus stays on this reply.
+    article.current?.focus();
+  };
+  // The dialog leaves the page before the focus moves: while it is open, the page behind is inert.
+  const closeDialog = () =>
+    flushSync(() => {
+      setRetrying(false);
+      setConfirming(false);
+    });
   const discard = async () => {
+    if (retrying) return;
     setRetrying(true);
     const result = await discardFailedComment(comment.id).catch(() => ({ ok: false as const, message: entryMessages.replyFailed }));
-    setRetrying(false);
-    setConfirming(false);
-    if (result.ok) toast.success('The reply was discarded');
-    else toast.error(result.message);
+    closeDialog();
+    if (result.ok) {
+      toast.success('The reply was discarded');
+      onDiscarded();
+    } else {
+      toast.error(result.message);
+      discardButton.current?.focus();
+    }
+  };
+  const keep = () => {
+    closeDialog();
+    discardButton.current?.focus();
   };
 
   return (
     <li className={`thread__comment${mine ? ' thread__comment--mine' : ''}`}>
-      <article aria-label={`Comment from ${name}`}>
+      <article ref={article} tabIndex={-1} aria-label={`Comment from ${name}`}>
         <header className="thread__meta">
           <Avatar src={photo} firstName={comment.creator.first_name} lastName={comment.creator.last_name} size={40} />
           <span className="thread__name">{name}</span>
@@ -110,8 +151,8 @@ function CommentItem({
             submitLabel="Save"
             successMessage="Your reply has been updated."
             onSubmit={(draft) => update(comment.id, draft)}
-            onDone={() => setEditing(false)}
-            onCancel={() => setEditing(false)}
+            onDone={() => closeEdit('comment')}
+            onCancel={() => closeEdit('edit')}
           />
         ) : (
           <>
@@ -134,15 +175,16 @@ function CommentItem({
             <div className="actions">
               {locked ? null : (
                 <>
-                  <button type="button" className="button button--primary" disabled={retrying} onClick={() => void retry()}>
+                  {/* aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus. */}
+                  <button type="button" className="button button--primary" aria-disabled={retrying || undefined} onClick={() => void retry()}>
                     Try again
                   </button>
-                  <button type="button" className="button button--secondary" onClick={() => setEditing(true)}>
+                  <button ref={editButton} type="button" className="button button--secondary" onClick={() => setEditing(true)}>
                     Edit
                   </button>
                 </>
               )}
-              <button type="button" className="button button--ghost" disabled={retrying} onClick={() => setConfirming(true)}>
+              <button ref={discardButton} type="button" className="button button--ghost" aria-disabled={retrying || undefined} onClick={() => retrying || setConfirming(true)}>
                 Discard<span className="visually-hidden"> this reply</span>
               </button>
             </div>
@@ -152,13 +194,13 @@ function CommentItem({
                 words={comment.comment ?? ''}
                 busy={retrying}
                 onDiscard={() => void discard()}
-                onKeep={() => setConfirming(false)}
+                onKeep={keep}
               />
             ) : null}
           </div>
         ) : null}
         {changeable && !editing && comment.sync_state !== 'failed' ? (
-          <button type="button" className="button button--ghost thread__edit" onClick={() => setEditing(true)}>
+          <button ref={editButton} type="button" className="button button--ghost thread__edit" onClick={() => setEditing(true)}>
             Edit<span className="visually-hidden"> your reply</span>
           </button>
         ) : null}
@@ -181,6 +223,7 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
   // A reply being written when the conversation closes keeps its form (and words) under the note.
   const lockedWhenOpened = useLockedWhenOpened(entry);
   const keptEdits = useKeptDraftKeys(comments.data.filter((comment) => comment.creator.id === me).map((comment) => commentEditDraftKey(comment.id)));
+  const commentsTitle = useRef<HTMLHeadingElement>(null);
 
   return (
     <div className="thread">
@@ -202,7 +245,7 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
       </section>
 
       <section className="section" aria-labelledby="thread-comments-title">
-        <h2 id="thread-comments-title" className="section-title">
+        <h2 id="thread-comments-title" className="section-title" tabIndex={-1} ref={commentsTitle}>
           Comments
         </h2>
         {comments.loading && comments.data.length === 0 ? <LoadingText /> : null}
@@ -218,6 +261,8 @@ export function CommentThread({ entryType, entry, comments, emojis, showReply, p
                 keptEdit={keptEdits.loading ? null : keptEdits.keys.includes(commentEditDraftKey(comment.id))}
                 emojis={emojis}
                 update={update}
+                // The reply leaves the thread (or goes back to the server's copy, without Discard).
+                onDiscarded={() => commentsTitle.current?.focus()}
               />
             ))}
           </ol>

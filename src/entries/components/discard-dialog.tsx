@@ -27,6 +27,8 @@ export const unsentDiscardText = (title: string): DiscardDialogText => ({
 /**
  * Asks before something the young person wrote leaves the device for good (a refused entry, reply
  * or comment; their side of an edit conflict): shows the words and offers "Copy my words" first.
+ * While it is open (modal) the page behind is inert: whoever closes it moves the focus once it has
+ * left the page (flushSync, or an effect), not before, or the focus is lost.
  */
 export function DiscardDialog({ text, words, busy, onDiscard, onKeep }: { text: DiscardDialogText; words: string; busy: boolean; onDiscard: () => void; onKeep: () => void }) {
   const toast = useToast();
@@ -48,7 +50,17 @@ export function DiscardDialog({ text, words, busy, onDiscard, onKeep }: { text: 
   };
 
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="discard-title" aria-describedby="discard-help" onCancel={onKeep}>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="discard-title"
+      aria-describedby="discard-help"
+      onCancel={(event) => {
+        // Escape is "Keep it": not while the choice is being carried out (that button waits too).
+        event.preventDefault();
+        if (!busy) onKeep();
+      }}
+    >
       <h2 id="discard-title" className="section-title">
         {text.title}
       </h2>
@@ -60,10 +72,11 @@ export function DiscardDialog({ text, words, busy, onDiscard, onKeep }: { text: 
             Copy my words
           </button>
         ) : null}
-        <button type="button" className="button button--secondary" disabled={busy} onClick={onDiscard}>
+        {/* aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus. */}
+        <button type="button" className="button button--secondary" aria-disabled={busy || undefined} onClick={() => busy || onDiscard()}>
           {text.confirm}
         </button>
-        <button type="button" className="button button--primary" disabled={busy} onClick={onKeep}>
+        <button type="button" className="button button--primary" aria-disabled={busy || undefined} onClick={() => busy || onKeep()}>
           {text.cancel}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { KEPT_DRAFT_NOTE } from '@/components/kept-draft-note';
 import { entryLimits, entryMessages } from '@/contract/entries';
 import type { FieldErrors } from '@/contract/envelope';
@@ -59,6 +59,13 @@ export interface ReplyFormProps {
 
 const first = (errors: FieldErrors, field: string): string | undefined => errors[field]?.[0];
 
+/**
+ * The control a refused send gives the focus to: the first field marked invalid (the text box, the
+ * reaction group's chosen radio, the file picker), whose description is its error, so a screen
+ * reader reads the error as it lands there.
+ */
+const FIRST_INVALID = 'textarea[aria-invalid="true"], [role="radiogroup"][aria-invalid="true"] [role="radio"][tabindex="0"], input[aria-invalid="true"]';
+
 /** What a reply's draft keeps: the words, the reaction and the new files attached (up to a cap: use-kept-files.ts). */
 interface ReplyDraft {
   comment: string;
@@ -96,6 +103,12 @@ export function ReplyForm({
   const [removed, setRemoved] = useState<string[]>([]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Counts refused sends with an error beside a field; each moves the focus there once it shows.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) form.current?.querySelector<HTMLElement>(FIRST_INVALID)?.focus();
+  }, [refusals]);
   const existing = (initial?.existingFiles ?? []).filter((file) => !removed.includes(file.id));
 
   const startComment = initial?.comment ?? '';
@@ -118,6 +131,7 @@ export function ReplyForm({
     if (busy) return;
     if (!comment.trim() && !reaction) {
       setErrors({ comment: [messages.required] });
+      setRefusals((n) => n + 1);
       return;
     }
     setBusy(true);
@@ -132,16 +146,22 @@ export function ReplyForm({
       const fieldErrors = result.errors ?? {};
       setErrors(fieldErrors);
       const known = ['comment', 'reaction', 'files'].some((field) => first(fieldErrors, field));
-      if (!known) toast.error(result.message || messages.failed);
+      if (known) setRefusals((n) => n + 1);
+      else toast.error(result.message || messages.failed);
       return;
     }
     setErrors({});
     keptFiles.settle();
     await kept.settle().catch(() => undefined);
-    setComment('');
-    setReaction(null);
-    setFiles([]);
-    setRemoved([]);
+    // A form that stays (a new reply) is emptied for the next one. One that closes after the send
+    // (an edit) keeps its words until it goes: emptied, it would differ from what it opened with,
+    // and an empty draft would be kept, to open the next edit of that comment with nothing in it.
+    if (!onDone) {
+      setComment('');
+      setReaction(null);
+      setFiles([]);
+      setRemoved([]);
+    }
     if (result.queuedOffline) toast.success(messages.offline);
     else toast.success(successMessage);
     onDone?.();
@@ -150,7 +170,7 @@ export function ReplyForm({
   const commentError = first(errors, 'comment');
   const errorId = `${id}-comment-error`;
   return (
-    <form className="reply-form" aria-label={label} noValidate onSubmit={(event) => void submit(event)}>
+    <form ref={form} className="reply-form" aria-label={label} noValidate onSubmit={(event) => void submit(event)}>
       <div className={`field${commentError ? ' field--invalid' : ''}`}>
         <label htmlFor={`${id}-comment`} className="field__label">
           {textLabel}
@@ -183,7 +203,8 @@ export function ReplyForm({
         {...(draftKey ? { keptState: keptFiles.stateOf } : {})}
       />
       <div className="actions">
-        <button type="submit" className="button button--primary" disabled={busy} aria-disabled={busy}>
+        {/* aria-disabled and the guard in submit, not disabled: a disabled button drops the keyboard focus. */}
+        <button type="submit" className="button button--primary" aria-disabled={busy || undefined}>
           {busy ? 'Sending…' : submitLabel}
         </button>
         {onCancel ? (

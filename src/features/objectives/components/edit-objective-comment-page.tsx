@@ -12,11 +12,12 @@ import '@/entries/components/comment-thread.css';
 import './objectives.css';
 import { commentEditDraftKey } from '@/entries/data/draft-keys';
 
-const EDIT_MESSAGES = {
+/** SPEC §8 gives the failure ("...updating your comment."), not these: a review is called one. */
+const editMessages = (what: 'comment' | 'review') => ({
   required: taskMessages.commentRequired,
   failed: taskMessages.updateCommentFailed,
-  offline: 'You are offline, we will retry updating your comment when back online.',
-} as const;
+  offline: `You are offline, we will retry updating your ${what} when back online.`,
+});
 
 /**
  * /objectives/{task_log_id}/comment/edit/{comment_id}: the young person changes their own comment
@@ -30,6 +31,7 @@ export function EditObjectiveCommentPage() {
   const me = useAccount()?.user.id ?? null;
   const comment = view.data.thread.find((c) => c.id === commentId && c.creator.id === me) ?? null;
   const back = view.data.log ? objectivePath(view.data.log.id) : '/objectives';
+  const what = comment?.is_review ? 'review' : 'comment';
 
   return (
     <div className="page page--prose objective">
@@ -53,12 +55,12 @@ export function EditObjectiveCommentPage() {
           <ReplyForm
             label={comment.is_review ? 'Edit your review' : 'Edit your comment'}
             textLabel={comment.is_review ? 'Your review' : 'Your comment'}
-            messages={EDIT_MESSAGES}
+            messages={editMessages(what)}
             removableFiles
             draftKey={commentEditDraftKey(comment.id)}
             initial={{ comment: comment.comment, existingFiles: comment.files }}
             submitLabel="Save"
-            successMessage="Your comment has been updated."
+            successMessage={`Your ${what} has been updated.`}
             onSubmit={(draft) =>
               updateTaskComment(logId, comment.id, { comment: draft.comment ?? '', files: draft.files ?? [], removeFiles: draft.removeFiles ?? [] })
             }

@@ -1,9 +1,10 @@
 import { Link, useParams } from 'react-router-dom';
 import { LoadingText } from '@/components/loading-text';
 import { PageHeading } from '@/components/page-heading';
-import { REVIEW_POINTS } from '@/contract/tasks';
+import { REVIEW_POINTS, taskMessages } from '@/contract/tasks';
 import { usePoints } from '@/data/hooks/use-points';
 import { useAccount } from '@/data/session-store';
+import { useOnlineStatus } from '@/data/use-online-status';
 import { useTaskLog } from '../hooks/use-task-log';
 import { objectivePath } from '../task-dates';
 import { ObjectiveNotFound } from './objective-not-found';
@@ -13,14 +14,15 @@ const pointsText = (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`;
 
 /**
  * /objectives/{task_log_id}/success: after a review, "+20 points" and the total (points of a review
- * still on its way shown as on their way). Calm on purpose: no nudge to spend them (ICO Children's
- * Code, standard 13).
+ * still on its way shown as on their way; "when you are back online" only while offline). Calm on
+ * purpose: no nudge to spend them (ICO Children's Code, standard 13).
  */
 export function ObjectiveSuccessPage() {
   const { task_log_id: logId = '' } = useParams();
   const view = useTaskLog(logId);
   const points = usePoints();
   const me = useAccount()?.user.id ?? null;
+  const online = useOnlineStatus();
   const { log, thread } = view.data;
 
   if (!log) {
@@ -43,7 +45,7 @@ export function ObjectiveSuccessPage() {
           <p className="lead">Thank you for reviewing “{log.task.title}”.</p>
           {waiting ? (
             <p className="objective__note" role="status">
-              Your review is saved on this device and will be sent when you are back online. Your {REVIEW_POINTS} points arrive when it is sent.
+              {online ? `Your review is being sent. Your ${REVIEW_POINTS} points arrive when it is sent.` : taskMessages.reviewPointsOffline}
             </p>
           ) : null}
           {points.data ? (

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { Avatar } from '@/components/avatar';
 import { RelativeTime } from '@/components/relative-time';
@@ -34,11 +35,17 @@ function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadCom
     // Sent again, it is waiting: Try again and Discard go, so the focus stays on this comment.
     article.current?.focus();
   };
+  // The dialog leaves the page before the focus moves: while it is open, the page behind is inert.
+  const closeDialog = () =>
+    flushSync(() => {
+      setRetrying(false);
+      setConfirming(false);
+    });
   const discard = async () => {
+    if (retrying) return;
     setRetrying(true);
     const result = await discardTaskComment(comment.id).catch(() => ({ ok: false as const, message: taskMessages.updateCommentFailed }));
-    setRetrying(false);
-    setConfirming(false);
+    closeDialog();
     if (result.ok) {
       toast.success(`The ${what} was discarded`);
       // The comment leaves the thread (or goes back to the server's copy, without Discard).
@@ -49,7 +56,7 @@ function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadCom
     }
   };
   const keep = () => {
-    setConfirming(false);
+    closeDialog();
     discardButton.current?.focus();
   };
 
