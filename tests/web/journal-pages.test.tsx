@@ -12,6 +12,7 @@ import type { JournalDoc, ResidentDoc, StaffDoc } from '@/data/replica/types';
 import { EditJournalEntryPage } from '@/features/journal/components/edit-journal-entry-page';
 import { JournalEntriesPage, SEARCH_DELAY_MS } from '@/features/journal/components/journal-entries-page';
 import { JournalPage } from '@/features/journal/components/journal-page';
+import { emulateModalDialogs } from './support/modal-dialog';
 import { waitUntil } from '../support/wait';
 
 /** The replica as plain values the tests set; the data layer has its own tests. */
@@ -352,6 +353,147 @@ describe('/journal/entries', () => {
     renderAt('/journal/entries');
     expect(screen.getByRole('heading', { name: 'No entries yet.' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Write your first entry' }).getAttribute('href')).toBe('/journal');
+  });
+});
+
+describe('the focus after actions on a refused or conflicting entry (WCAG 2.4.3)', () => {
+  beforeEach(() => [fake.retry, fake.discard, fake.keepMine, fake.keepOther, fake.keepBoth].forEach((action) => action.mockClear()));
+  const heldOpen = () => {
+    let answer: (value: unknown) => void = () => undefined;
+    return { promise: new Promise((resolve) => (answer = resolve)), answer: (value: unknown) => answer(value) };
+  };
+  const refused = (overrides: Partial<JournalDoc> = {}) => entry({ id: 'f3', description: 'Words I want to keep', sync_state: 'failed', sync_message: entryMessages.locked, ...overrides });
+  const conflicting = () => {
+    const other = entry({ id: 'f4', description: 'Words from my phone', updated_at: '2026-03-02T09:00:00.000000Z' });
+    return entry({ id: 'f4', description: 'Words from my tablet', sync_state: 'failed', sync_message: entryMessages.editConflict, sync_server: { ...other } });
+  };
+  // The data modules are mocked here: refusals with words of their own.
+  const [SEND_AGAIN_BY_EDITING, NOTHING_TO_GO_BACK_TO, FILES_NOT_HERE] = ['Refused again.', 'Nothing to go back to.', 'Files not here.'];
+  const escape = (dialog: HTMLElement) => fireEvent(dialog, new Event('cancel', { cancelable: true }));
+
+  it('Try again keeps the focus while it works (aria-disabled, a second press does nothing), then the card has it; refused, it stays', async () => {
+    fake.entries = [refused()];
+    const held = heldOpen();
+    fake.retry.mockImplementationOnce(() => held.promise as Promise<{ ok: true }>);
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    const again = within(card).getByRole('button', { name: 'Try again to send this entry' }) as HTMLButtonElement;
+    await user.click(again);
+    await waitUntil(() => expect(again.getAttribute('aria-disabled')).toBe('true'));
+    expect(again.disabled).toBe(false);
+    expect(document.activeElement).toBe(again);
+    await user.click(again);
+    await user.click(within(card).getByRole('button', { name: 'Discard this entry' }));
+    expect(fake.retry).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => held.answer({ ok: true }));
+    // Sent again, it waits: the refusal's actions go with it, the entry's card keeps the focus.
+    await waitUntil(() => expect(document.activeElement).toBe(card));
+    expect(again.getAttribute('aria-disabled')).toBeNull();
+
+    fake.retry.mockResolvedValueOnce({ ok: false, message: SEND_AGAIN_BY_EDITING } as never);
+    await user.click(again);
+    expect(await screen.findByText(SEND_AGAIN_BY_EDITING)).toBeTruthy();
+    expect(document.activeElement).toBe(again);
+  });
+
+  it('Discard: Keep it and Escape go back to Discard, so does a failed discard; discarded, the page heading or the card', async () => {
+    emulateModalDialogs();
+    fake.entries = [refused()];
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    const discard = within(card).getByRole('button', { name: 'Discard this entry' });
+
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep it' }));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(discard);
+    escape(await screen.findByRole('dialog'));
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // While it works, both of the dialog's buttons keep the focus (aria-disabled) and do nothing.
+    const held = heldOpen();
+    fake.discard.mockImplementationOnce(() => held.promise as Promise<{ ok: true }>);
+    await user.click(discard);
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', { name: 'Discard' }) as HTMLButtonElement;
+    await user.click(confirm);
+    await waitUntil(() => expect(confirm.getAttribute('aria-disabled')).toBe('true'));
+    expect(confirm.disabled).toBe(false);
+    expect(document.activeElement).toBe(confirm);
+    await user.click(confirm);
+    expect(fake.discard).toHaveBeenCalledTimes(1);
+    await act(async () => held.answer({ ok: false, message: NOTHING_TO_GO_BACK_TO }));
+    expect(await screen.findByText(NOTHING_TO_GO_BACK_TO)).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(discard));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // Never sent, it leaves the list: the page's heading has the focus.
+    await user.click(discard);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    expect(await screen.findByText('The entry was discarded')).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Journal entries' })));
+  });
+
+  it('a discarded edit goes back to the server’s copy: its card has the focus', async () => {
+    emulateModalDialogs();
+    fake.entries = [refused({ sync_server: { ...entry({ id: 'f3', description: 'As the server has it' }), sync_base: true } })];
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    await user.click(within(card).getByRole('button', { name: 'Discard this entry' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard' }));
+    await waitUntil(() => expect(document.activeElement).toBe(card));
+  });
+
+  it('an edit conflict: Keep mine and Keep both go to the card, refused they keep the focus; Keep the other one asks, and comes back to its button', async () => {
+    emulateModalDialogs();
+    fake.entries = [conflicting()];
+    const { user } = renderAt('/journal/entries');
+    const card = screen.getByRole('article');
+    const mine = within(card).getByRole('button', { name: 'Keep mine' }) as HTMLButtonElement;
+    const both = within(card).getByRole('button', { name: 'Keep both' }) as HTMLButtonElement;
+    const theirs = within(card).getByRole('button', { name: 'Keep the other one' }) as HTMLButtonElement;
+
+    const held = heldOpen();
+    fake.keepMine.mockImplementationOnce(() => held.promise as Promise<{ ok: true }>);
+    await user.click(mine);
+    await waitUntil(() => expect([mine, both, theirs].map((button) => button.getAttribute('aria-disabled'))).toEqual(['true', 'true', 'true']));
+    expect([mine.disabled, both.disabled, theirs.disabled]).toEqual([false, false, false]);
+    expect(document.activeElement).toBe(mine);
+    await user.click(both);
+    await user.click(theirs);
+    expect(fake.keepBoth).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => held.answer({ ok: true }));
+    await waitUntil(() => expect(document.activeElement).toBe(card));
+
+    await user.click(both);
+    await waitUntil(() => expect(document.activeElement).toBe(card));
+    expect(await screen.findByText('Both kept: yours is now a new entry.')).toBeTruthy();
+    fake.keepBoth.mockResolvedValueOnce({ ok: false, message: FILES_NOT_HERE } as never);
+    await user.click(both);
+    expect(await screen.findByText(FILES_NOT_HERE)).toBeTruthy();
+    expect(document.activeElement).toBe(both);
+
+    await user.click(theirs);
+    await user.click(within(await screen.findByRole('dialog', { name: 'Keep the other one?' })).getByRole('button', { name: 'Go back' }));
+    await waitUntil(() => expect(document.activeElement).toBe(theirs));
+    await user.click(theirs);
+    escape(await screen.findByRole('dialog'));
+    await waitUntil(() => expect(document.activeElement).toBe(theirs));
+    fake.keepOther.mockResolvedValueOnce({ ok: false, message: entryMessages.updateFailed } as never);
+    await user.click(theirs);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep the other one' }));
+    expect(await screen.findByText(entryMessages.updateFailed)).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(theirs));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Kept, the card shows the other one: it has the focus.
+    await user.click(theirs);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep the other one' }));
+    expect(await screen.findByText('We kept the other one.')).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(card));
   });
 });
 

@@ -7,6 +7,7 @@ import { makeAccount } from './support/account';
 import { CATEGORY, STAFF, categories, emojis, voiceEntry } from './support/entry-fixtures';
 import { fakeFetch } from './support/fake-fetch';
 import { fakeReplica } from './support/fake-replica';
+import { emulateModalDialogs } from './support/modal-dialog';
 import { renderApp } from './support/render-app';
 import { waitUntil } from '../support/wait';
 
@@ -31,6 +32,8 @@ vi.mock('@/data/hooks/use-user-photo', () => ({ useUserPhoto: () => null }));
 
 const actions = vi.hoisted(() => ({ save: vi.fn() }));
 vi.mock('@/features/voice/actions/save-voice-entry', () => ({ saveVoiceEntry: actions.save }));
+const refusedActions = vi.hoisted(() => ({ retry: vi.fn(), discard: vi.fn() }));
+vi.mock('@/entries/data/failed-entry', () => ({ retryFailedEntry: refusedActions.retry, discardFailedEntry: refusedActions.discard }));
 
 beforeEach(() => {
   if (typeof globalThis.CSS?.escape !== 'function') {
@@ -163,6 +166,39 @@ describe('/voice/entries', () => {
     await waitFor(() => expect(shown()).toHaveLength(25));
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     await waitFor(() => expect(document.activeElement?.querySelector('.voice-item__excerpt')?.textContent).toBe('Message 20'));
+  });
+});
+
+describe('the focus after actions on a refused message (WCAG 2.4.3)', () => {
+  const refused = () => voiceEntry({ id: 'v-refused', description: 'The heating is off', sync_state: 'failed', sync_message: entryMessages.updateFailed });
+
+  it('Try again: the message’s card has the focus once its refusal (and the button) has gone', async () => {
+    // As the device does: the entry waits to send before the answer comes back.
+    refusedActions.retry.mockImplementationOnce(async () => {
+      act(() => fakeReplica.set({ voiceEntries: [{ ...refused(), sync_state: 'pending', sync_message: null }] }));
+      return { ok: true };
+    });
+    fakeReplica.set({ voiceEntries: [refused()] });
+    const { user } = renderApp('/voice/entries');
+    const item = (await screen.findByText('The heating is off')).closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Try again to send this message' }));
+    await waitUntil(() => expect(document.activeElement).toBe(item));
+    expect(within(item).getByText('Waiting to send')).toBeTruthy();
+  });
+
+  it('Discard: a message never sent leaves the list, the page heading has the focus', async () => {
+    emulateModalDialogs();
+    refusedActions.discard.mockImplementationOnce(async () => {
+      act(() => fakeReplica.set({ voiceEntries: [] }));
+      return { ok: true };
+    });
+    fakeReplica.set({ voiceEntries: [refused()] });
+    const { user } = renderApp('/voice/entries');
+    const item = (await screen.findByText('The heating is off')).closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Discard this message' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Discard this message?' })).getByRole('button', { name: 'Discard' }));
+    expect(await screen.findByText('The message was discarded')).toBeTruthy();
+    await waitUntil(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'My messages' })));
   });
 });
 

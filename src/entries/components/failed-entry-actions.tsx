@@ -1,5 +1,6 @@
 import './entry.css';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { entryMessages } from '@/contract/entry-messages';
 import type { EntryKind } from '@/contract/entry-kind';
 import type { EntryDoc } from '@/data/replica/types';
@@ -27,22 +28,49 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  // Discard or "Keep the other one", whichever opened the dialog: the focus comes back to it.
+  const opener = useRef<HTMLButtonElement>(null);
   const noun = NOUN[kind];
   const conflict = isEditConflict(entry);
 
-  const run = async (work: () => Promise<{ ok: true } | { ok: false; message: string }>, done?: string) => {
+  /**
+   * Runs a choice; the buttons stay focusable meanwhile (aria-disabled and this guard, not
+   * disabled, which drops the keyboard focus). Done, these actions go with the refusal: the focus
+   * goes to the entry's card, or to the page's heading when the entry has left the list. Refused,
+   * it stays on the button pressed (or comes back to the one that opened the dialog).
+   */
+  const run = async (work: () => Promise<{ ok: true } | { ok: false; message: string }>, options: { done?: string; leaves?: boolean } = {}) => {
+    if (busy) return;
+    const fromDialog = confirming;
+    const card = cardOf(root.current);
     setBusy(true);
     const result = await work().catch(() => ({ ok: false as const, message: conflict ? entryMessages.updateFailed : `This ${noun} was not sent.` }));
-    setBusy(false);
-    setConfirming(false);
-    if (!result.ok) toast.error(result.message);
-    else if (done) toast.success(done);
+    // The dialog leaves the page before the focus moves: while it is open, the page behind is inert.
+    flushSync(() => {
+      setBusy(false);
+      setConfirming(false);
+    });
+    if (!result.ok) {
+      toast.error(result.message);
+      // A button pressed here kept the focus; the dialog's went with it.
+      if (fromDialog) opener.current?.focus();
+      return;
+    }
+    if (options.done) toast.success(options.done);
+    if (!options.leaves && card?.isConnected) focusCard(card);
+    else document.getElementById('main-heading')?.focus();
+  };
+  const ask = () => busy || setConfirming(true);
+  const keep = () => {
+    flushSync(() => setConfirming(false));
+    opener.current?.focus();
   };
 
   if (conflict) {
     const other = otherVersionOf(entry)!;
     return (
-      <div className="failed-entry failed-entry--conflict">
+      <div ref={root} className="failed-entry failed-entry--conflict">
         <p className="failed-entry__message" role="alert">
           {entryMessages.editConflict} Which one do you want to keep?
         </p>
@@ -51,13 +79,15 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
           <Version title="The other one" doc={other} />
         </div>
         <div className="failed-entry__actions">
-          <button type="button" className="button button--primary" disabled={busy} onClick={() => void run(() => keepMine(kind, entry.id), 'We will keep yours.')}>
+          {/* aria-disabled and the guard in run, not disabled: a disabled button drops the keyboard focus. */}
+          <button type="button" className="button button--primary" aria-disabled={busy || undefined} onClick={() => void run(() => keepMine(kind, entry.id), { done: 'We will keep yours.' })}>
             Keep mine
           </button>
-          <button type="button" className="button button--secondary" disabled={busy} onClick={() => setConfirming(true)}>
+          <button ref={opener} type="button" className="button button--secondary" aria-disabled={busy || undefined} onClick={ask}>
             Keep the other one
           </button>
-          <button type="button" className="button button--secondary" disabled={busy} onClick={() => void run(() => keepBoth(kind, entry.id), `Both kept: yours is now a new ${noun}.`)}>
+          {/* This card shows the other one now; the new entry is yours. */}
+          <button type="button" className="button button--secondary" aria-disabled={busy || undefined} onClick={() => void run(() => keepBoth(kind, entry.id), { done: `Both kept: yours is now a new ${noun}.` })}>
             Keep both
           </button>
         </div>
@@ -73,8 +103,8 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
             }}
             words={entry.description ?? ''}
             busy={busy}
-            onDiscard={() => void run(() => keepOther(kind, entry.id), 'We kept the other one.')}
-            onKeep={() => setConfirming(false)}
+            onDiscard={() => void run(() => keepOther(kind, entry.id), { done: 'We kept the other one.' })}
+            onKeep={keep}
           />
         ) : null}
       </div>
@@ -82,16 +112,17 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
   }
 
   return (
-    <div className="failed-entry">
+    <div ref={root} className="failed-entry">
       <p className="failed-entry__message" role="alert">
         {entry.sync_message ?? `This ${noun} was not sent.`}
       </p>
       <RefusedFieldsList kind={kind} id={entry.id} />
       <div className="failed-entry__actions">
-        <button type="button" className="button button--secondary" disabled={busy} onClick={() => void run(() => retryFailedEntry(kind, entry.id))}>
+        {/* aria-disabled and the guard in run, not disabled: a disabled button drops the keyboard focus. */}
+        <button type="button" className="button button--secondary" aria-disabled={busy || undefined} onClick={() => void run(() => retryFailedEntry(kind, entry.id))}>
           Try again<span className="visually-hidden"> to send this {noun}</span>
         </button>
-        <button type="button" className="button button--ghost" disabled={busy} onClick={() => setConfirming(true)}>
+        <button ref={opener} type="button" className="button button--ghost" aria-disabled={busy || undefined} onClick={ask}>
           Discard<span className="visually-hidden"> this {noun}</span>
         </button>
       </div>
@@ -100,12 +131,31 @@ export function FailedEntryActions({ kind, entry }: { kind: EntryKind; entry: En
           text={unsentDiscardText(`Discard this ${noun}?`)}
           words={entry.description ?? ''}
           busy={busy}
-          onDiscard={() => void run(() => discardFailedEntry(kind, entry.id), `The ${noun} was discarded`)}
-          onKeep={() => setConfirming(false)}
+          onDiscard={() => void run(() => discardFailedEntry(kind, entry.id), { done: `The ${noun} was discarded`, leaves: leavesOnDiscard(entry) })}
+          onKeep={keep}
         />
       ) : null}
     </div>
   );
+}
+
+/** The entry's card in its list (a journal article, a voice list item), which stays when the refusal goes. */
+const cardOf = (element: HTMLElement | null): HTMLElement | null => element?.closest<HTMLElement>('article, li') ?? null;
+
+function focusCard(card: HTMLElement): void {
+  // The journal's card is not focusable of its own (the voice list's items are, for Load more).
+  if (!card.hasAttribute('tabindex')) card.tabIndex = -1;
+  card.focus();
+}
+
+/**
+ * Discarded, a refused entry goes back to the server's copy parked beside it, or leaves the list
+ * when there is none (never sent, or deleted elsewhere), as discardLocalChange does. Decided from
+ * the entry, not from whether the card is still on the page: the list drops it a moment later.
+ */
+function leavesOnDiscard(entry: EntryDoc): boolean {
+  const parked = entry.sync_server as { _deleted?: boolean } | null | undefined;
+  return !parked || parked._deleted === true;
 }
 
 /**
