@@ -44,6 +44,7 @@ import { startInTurn, type InTurn } from './in-turn';
 import { afterFirstScreen } from './start-when';
 import { followFlags } from './follow-flags';
 import { markSynced, patchStatus, updatePull } from './sync-status';
+import type { FirstPull, Hold } from './hold';
 import { startThreadsAhead, THREADS_AHEAD_PER_KIND, type ThreadsAhead } from './threads-ahead';
 import { localDay } from './today';
 
@@ -78,19 +79,6 @@ export interface ReplicationOptions {
   readonly inTurn?: { readonly atOnce?: number; readonly turnMs?: number };
   /** How many of the newest threads of each kind are pulled ahead (./threads-ahead.ts; 0: none). */
   readonly threadsAheadPerKind?: number;
-}
-
-/** How an extra replication's first pull ended: pulled, or the status of its failure (0 offline, or stopped first). */
-export type FirstPull = { readonly ok: true } | { readonly ok: false; readonly status: number };
-
-/** An extra replication held (a comment thread): call it to release. */
-export interface Hold {
-  (): void;
-  /**
-   * Settles at its first pull's end: at once if it had pulled before, else when everything the
-   * server had for it then is written, or at its first failure.
-   */
-  readonly firstPull: Promise<FirstPull>;
 }
 
 export interface ReplicationHandle {

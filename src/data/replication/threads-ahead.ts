@@ -17,7 +17,7 @@ import { merge } from 'rxjs';
 import { ENTRY_KINDS, type EntryKind } from '@/contract/entry-kind';
 import type { ReplicaDatabase } from '../replica/replica-store';
 import type { EntryDoc } from '../replica/types';
-import type { FirstPull, Hold } from './controller';
+import type { FirstPull, Hold } from './hold';
 import { commentsReplication, type Replicated } from './endpoints';
 
 /**
