@@ -1,6 +1,5 @@
 import type { EntryKind } from '@/contract/entry-kind';
 import { useEffect, useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { entryMessages } from '@/contract/entries';
 import type { CommentDraft, WriteResult } from '@/entries/data/types';
 import { useUserPhoto, type Live } from '@/data/hooks';
@@ -10,9 +9,9 @@ import { useAccount } from '@/data/session-store';
 import { Avatar } from '@/components/avatar';
 import { LoadingText } from '@/components/loading-text';
 import { RelativeTime } from '@/components/relative-time';
-import { useToast } from '@/components/use-toast';
 import { discardFailedComment } from '../data/comments';
 import { Attachment, Files, PlainText as Text } from './attachments';
+import { useUnsentCommentActions } from './use-unsent-comment-actions';
 import { DiscardDialog, unsentDiscardText } from './discard-dialog';
 import { ReplyForm, type ReplyEmoji } from './reply-form';
 import { useLockedWhenOpened } from './use-locked-when-opened';
@@ -78,60 +77,30 @@ function CommentItem({
     if (keptEdit && mine) setEditing(true);
   }
   const changeable = mine && !locked;
-  const [retrying, setRetrying] = useState(false);
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
 
-  const toast = useToast();
-  const [confirming, setConfirming] = useState(false);
-  const article = useRef<HTMLElement>(null);
+  const unsent = useUnsentCommentActions({
+    retry: () =>
+      update(comment.id, { comment: comment.comment, reaction: comment.reaction }).then(
+        (result) => (result.ok ? result : { ok: false as const, message: result.message || entryMessages.replyFailed }),
+        () => ({ ok: false as const, message: entryMessages.replyFailed }),
+      ),
+    discard: () => discardFailedComment(comment.id).catch(() => ({ ok: false as const, message: entryMessages.replyFailed })),
+    discarded: 'The reply was discarded',
+    onDiscarded,
+  });
+  const { article, discardButton } = unsent;
   const editButton = useRef<HTMLButtonElement>(null);
-  const discardButton = useRef<HTMLButtonElement>(null);
   // An edit closed: where the focus goes once its form (and the button that had the focus) is gone.
   const afterEdit = useRef<'edit' | 'comment' | null>(null);
   useEffect(() => {
     if (editing || !afterEdit.current) return;
     (afterEdit.current === 'edit' ? (editButton.current ?? article.current) : article.current)?.focus();
     afterEdit.current = null;
-  }, [editing]);
+  }, [editing, article]);
   const closeEdit = (focus: 'edit' | 'comment') => {
     afterEdit.current = focus;
     setEditing(false);
-  };
-
-  const retry = async () => {
-    if (retrying) return;
-    setRetrying(true);
-    const result = await update(comment.id, { comment: comment.comment, reaction: comment.reaction }).catch(() => ({ ok: false as const, message: entryMessages.replyFailed, errors: {} }));
-    setRetrying(false);
-    if (!result.ok) {
-      toast.error(result.message || entryMessages.replyFailed);
-      return;
-    }
-    // Sent again, it is waiting: Try again and Discard go, so the focus stays on this reply.
-    article.current?.focus();
-  };
-  // The dialog leaves the page before the focus moves: while it is open, the page behind is inert.
-  const closeDialog = () =>
-    flushSync(() => {
-      setRetrying(false);
-      setConfirming(false);
-    });
-  const discard = async () => {
-    if (retrying) return;
-    setRetrying(true);
-    const result = await discardFailedComment(comment.id).catch(() => ({ ok: false as const, message: entryMessages.replyFailed }));
-    closeDialog();
-    if (result.ok) {
-      toast.success('The reply was discarded');
-      onDiscarded();
-    } else {
-      toast.error(result.message);
-      discardButton.current?.focus();
-    }
-  };
-  const keep = () => {
-    closeDialog();
-    discardButton.current?.focus();
   };
 
   return (
@@ -176,7 +145,7 @@ function CommentItem({
               {locked ? null : (
                 <>
                   {/* aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus. */}
-                  <button type="button" className="button button--primary" aria-disabled={retrying || undefined} onClick={() => void retry()}>
+                  <button type="button" className="button button--primary" aria-disabled={unsent.busy || undefined} onClick={() => void unsent.retry()}>
                     Try again
                   </button>
                   <button ref={editButton} type="button" className="button button--secondary" onClick={() => setEditing(true)}>
@@ -184,17 +153,17 @@ function CommentItem({
                   </button>
                 </>
               )}
-              <button ref={discardButton} type="button" className="button button--ghost" aria-disabled={retrying || undefined} onClick={() => retrying || setConfirming(true)}>
+              <button ref={discardButton} type="button" className="button button--ghost" aria-disabled={unsent.busy || undefined} onClick={unsent.ask}>
                 Discard<span className="visually-hidden"> this reply</span>
               </button>
             </div>
-            {confirming ? (
+            {unsent.confirming ? (
               <DiscardDialog
                 text={unsentDiscardText('Discard this reply?')}
                 words={comment.comment ?? ''}
-                busy={retrying}
-                onDiscard={() => void discard()}
-                onKeep={keep}
+                busy={unsent.busy}
+                onDiscard={() => void unsent.discard()}
+                onKeep={unsent.keep}
               />
             ) : null}
           </div>

@@ -1,9 +1,7 @@
-import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { Avatar } from '@/components/avatar';
 import { RelativeTime } from '@/components/relative-time';
-import { useToast } from '@/components/use-toast';
+import { useUnsentCommentActions } from '@/entries/components/use-unsent-comment-actions';
 import { taskMessages } from '@/contract/tasks';
 import { useUserPhoto } from '@/data/hooks';
 import type { ThreadComment } from '@/data/replica/task-overlays';
@@ -15,54 +13,19 @@ import { commentEditPath } from '../task-dates';
 
 function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadComment; mine: boolean; logId: string; onDiscarded: () => void }) {
   const photo = useUserPhoto(comment.creator.has_photo ? comment.creator.id : null);
-  const toast = useToast();
-  const [retrying, setRetrying] = useState(false);
   const name = mine ? 'You' : `${comment.creator.first_name} ${comment.creator.last_name}`.trim() || 'Staff';
   const what = comment.is_review ? 'review' : 'comment';
-
-  const [confirming, setConfirming] = useState(false);
-  const article = useRef<HTMLElement>(null);
-  const discardButton = useRef<HTMLButtonElement>(null);
-  const retry = async () => {
-    if (retrying) return;
-    setRetrying(true);
-    const result = await retryTaskComment(logId, comment.id).catch(() => ({ ok: false as const, message: taskMessages.postCommentFailed, errors: {} }));
-    setRetrying(false);
-    if (!result.ok) {
-      toast.error(result.message);
-      return;
-    }
-    // Sent again, it is waiting: Try again and Discard go, so the focus stays on this comment.
-    article.current?.focus();
-  };
-  // The dialog leaves the page before the focus moves: while it is open, the page behind is inert.
-  const closeDialog = () =>
-    flushSync(() => {
-      setRetrying(false);
-      setConfirming(false);
-    });
-  const discard = async () => {
-    if (retrying) return;
-    setRetrying(true);
-    const result = await discardTaskComment(comment.id).catch(() => ({ ok: false as const, message: taskMessages.updateCommentFailed }));
-    closeDialog();
-    if (result.ok) {
-      toast.success(`The ${what} was discarded`);
-      // The comment leaves the thread (or goes back to the server's copy, without Discard).
-      onDiscarded();
-    } else {
-      toast.error(result.message);
-      discardButton.current?.focus();
-    }
-  };
-  const keep = () => {
-    closeDialog();
-    discardButton.current?.focus();
-  };
+  const unsent = useUnsentCommentActions({
+    retry: () => retryTaskComment(logId, comment.id).catch(() => ({ ok: false as const, message: taskMessages.postCommentFailed, errors: {} })),
+    discard: () => discardTaskComment(comment.id).catch(() => ({ ok: false as const, message: taskMessages.updateCommentFailed })),
+    discarded: `The ${what} was discarded`,
+    // The comment leaves the thread (or goes back to the server's copy, without Discard).
+    onDiscarded,
+  });
 
   return (
     <li className={`thread__comment${mine ? ' thread__comment--mine' : ''}`}>
-      <article ref={article} tabIndex={-1} aria-label={`${comment.is_review ? 'Review' : 'Comment'} from ${name}`}>
+      <article ref={unsent.article} tabIndex={-1} aria-label={`${comment.is_review ? 'Review' : 'Comment'} from ${name}`}>
         <header className="thread__meta">
           <Avatar src={photo} firstName={comment.creator.first_name} lastName={comment.creator.last_name} size={40} />
           <span className="thread__name">{name}</span>
@@ -86,7 +49,7 @@ function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadCom
           <div className="objective__comment-actions">
             {comment.sync_state === 'failed' ? (
               // aria-disabled and a guard, not disabled: a disabled button drops the keyboard focus.
-              <button type="button" className="button button--primary" aria-disabled={retrying || undefined} onClick={() => void retry()}>
+              <button type="button" className="button button--primary" aria-disabled={unsent.busy || undefined} onClick={() => void unsent.retry()}>
                 Try again<span className="visually-hidden"> to send your {what}</span>
               </button>
             ) : null}
@@ -94,19 +57,19 @@ function CommentItem({ comment, mine, logId, onDiscarded }: { comment: ThreadCom
               Edit<span className="visually-hidden"> your {what}</span>
             </Link>
             {comment.sync_state === 'failed' ? (
-              <button ref={discardButton} type="button" className="button button--ghost" aria-disabled={retrying || undefined} onClick={() => retrying || setConfirming(true)}>
+              <button ref={unsent.discardButton} type="button" className="button button--ghost" aria-disabled={unsent.busy || undefined} onClick={unsent.ask}>
                 Discard<span className="visually-hidden"> your {what}</span>
               </button>
             ) : null}
           </div>
         ) : null}
-        {confirming ? (
+        {unsent.confirming ? (
           <DiscardDialog
             text={unsentDiscardText(`Discard your ${what}?`)}
             words={comment.comment ?? ''}
-            busy={retrying}
-            onDiscard={() => void discard()}
-            onKeep={keep}
+            busy={unsent.busy}
+            onDiscard={() => void unsent.discard()}
+            onKeep={unsent.keep}
           />
         ) : null}
       </article>
