@@ -8,8 +8,9 @@
  * the newest entries of each kind whose server count (`comments_count`, pulled with the entry) is
  * more than the server comments the replica holds, newest first, one at a time, through the
  * controller's holds (a thread a screen holds meanwhile keeps running; nothing is pulled twice at
- * once). Each hold is released when its first pull has ended. It looks again when entries or
- * comments change (a staff reply raises the count through the journal or voice re-pull). A failure
+ * once). Each hold is released when its first pull has ended. It looks again when entries change
+ * (a new reply raises the count through the journal or voice re-pull); not on comment writes, which
+ * its own pulls and the young person's replies make and which never make a thread due. A failure
  * ends the round; the next change or re-sync tries again.
  */
 import type { Observable } from 'rxjs';
@@ -141,7 +142,7 @@ export function startThreadsAhead(options: ThreadsAheadOptions): ThreadsAhead {
   void options.afterFirstPulls().then(
     () => {
       if (stopped) return;
-      const changes: Observable<unknown>[] = [db.journal.eventBulks$, db.voice.eventBulks$, db.comments.eventBulks$];
+      const changes: Observable<unknown>[] = [db.journal.eventBulks$, db.voice.eventBulks$];
       watching = merge(...changes).subscribe(() => schedule());
       void round();
     },
